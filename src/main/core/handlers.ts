@@ -1,0 +1,52 @@
+// The handler map: each contract operation to the service call that answers it. HTTP routes (and
+// the desktop IPC router) dispatch through this map and nothing else.
+import type { OperationInput, OperationName, OperationOutput, Operations } from '../../shared/contract';
+import type { Services } from './services';
+
+/** Operations with a route of their own (the trigger) are not dispatched through the map. */
+type MappedName = Exclude<OperationName, 'webhooks.trigger' | 'webhooks.triggerGet'>;
+
+export type Handlers = {
+  [K in MappedName]: (input: OperationInput<Operations[K]>) => OperationOutput<Operations[K]> | Promise<OperationOutput<Operations[K]>>;
+};
+
+export interface HandlerMeta {
+  version: string;
+  startedAt: number;
+  openApiDocument: () => Record<string, unknown>;
+}
+
+export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
+  const { automations, webhooks, instances, runs, apiKeys } = services;
+  return {
+    'health.get': () => ({ status: 'ok', version: meta.version, uptimeSeconds: Math.round((Date.now() - meta.startedAt) / 1000) }),
+    'openapi.get': () => meta.openApiDocument(),
+
+    'automations.list': () => ({ automations: automations.list() }),
+    'automations.create': ({ body }) => ({ automation: automations.create(body) }),
+    'automations.get': ({ params }) => ({ automation: automations.get(params.id) }),
+    'automations.update': ({ params, body }) => ({ automation: automations.update(params.id, body) }),
+    'automations.delete': ({ params }) => automations.delete(params.id),
+    'automations.run': ({ params }) => ({ run: automations.runNow(params.id) }),
+
+    'webhooks.list': () => ({ webhooks: webhooks.list() }),
+    'webhooks.create': ({ body }) => ({ webhook: webhooks.create(body) }),
+    'webhooks.get': ({ params }) => ({ webhook: webhooks.get(params.id) }),
+    'webhooks.update': ({ params, body }) => ({ webhook: webhooks.update(params.id, body) }),
+    'webhooks.delete': ({ params }) => webhooks.delete(params.id),
+
+    'instances.list': () => ({ instances: instances.list() }),
+    'instances.create': ({ body }) => ({ instance: instances.create(body) }),
+    'instances.get': ({ params }) => ({ instance: instances.get(params.id) }),
+    'instances.update': ({ params, body }) => ({ instance: instances.update(params.id, body) }),
+    'instances.delete': ({ params }) => instances.delete(params.id),
+
+    'runs.list': ({ query }) => ({ runs: runs.list(query) }),
+    'runs.get': ({ params }) => ({ run: runs.get(params.id) }),
+    'threads.get': ({ params, query }) => ({ thread: runs.thread(params.id, query) }),
+
+    'keys.list': () => ({ apiKeys: apiKeys.list() }),
+    'keys.create': ({ body }) => apiKeys.create(body.name),
+    'keys.revoke': ({ params }) => apiKeys.revoke(params.id),
+  };
+}

@@ -1,0 +1,30 @@
+// Builds the Fastify app (no listening here): the contract's routes, the trigger routes, and
+// one error shape for everything that goes wrong.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { AppError } from '../../../shared/errors';
+import type { Handlers } from '../handlers';
+import type { Logger } from '../logger';
+import type { Services } from '../services';
+import { createErrorHandler } from './errors';
+import { registerOperationRoutes } from './operation-routes';
+import { registerTriggerRoutes } from './trigger-routes';
+
+export async function buildHttpApp(services: Services, handlers: Handlers, logger: Logger): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    // A HEAD must never fire a trigger, so no route answers HEAD unless it says so.
+    exposeHeadRoutes: false,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+  });
+  app.setErrorHandler(createErrorHandler(logger));
+  app.setNotFoundHandler((request, reply) => {
+    const error = new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
+    void reply.code(404).send(error.toBody());
+  });
+  registerOperationRoutes(app, handlers, services);
+  await registerTriggerRoutes(app, services);
+  await app.ready();
+  return app;
+}

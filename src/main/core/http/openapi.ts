@@ -1,0 +1,67 @@
+// The OpenAPI 3.1 document, derived from the contract (JSON Schema 2020-12 from the zod schemas).
+import { z } from 'zod';
+import { type Operation, operations } from '../../../shared/contract';
+import { ErrorBody } from '../../../shared/errors';
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+function parameters(operation: Operation): JsonSchema[] {
+  const result: JsonSchema[] = [];
+  for (const [location, schema] of [['path', operation.params], ['query', operation.query]] as const) {
+    const described = jsonSchema(schema, 'input');
+    const properties = (described.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((described.required ?? []) as string[]);
+    for (const [name, property] of Object.entries(properties)) {
+      result.push({ name, in: location, required: location === 'path' || required.has(name), schema: property });
+    }
+    if (location === 'query' && described.additionalProperties && Object.keys(properties).length === 0) {
+      result.push({ name: 'parameters', in: 'query', required: false, style: 'form', explode: true, schema: { type: 'object', additionalProperties: described.additionalProperties } });
+    }
+  }
+  return result;
+}
+
+function requestBody(operation: Operation): JsonSchema | undefined {
+  if (operation.method === 'GET' || operation.method === 'DELETE') return undefined;
+  if (operation.customRoute) {
+    return { required: false, content: { 'application/json': { schema: {} }, 'text/plain': { schema: { type: 'string' } } } };
+  }
+  return { required: true, content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } } };
+}
+
+export function buildOpenApiDocument(version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const operation of Object.values(operations) as Operation[]) {
+    const success = operation.output
+      ? { description: operation.summary, content: { 'application/json': { schema: jsonSchema(operation.output, 'output') } } }
+      : { description: 'No content' };
+    const body = requestBody(operation);
+    (paths[operation.path] ??= {})[operation.method.toLowerCase()] = {
+      operationId: operation.name,
+      summary: operation.summary,
+      tags: [operation.name.split('.')[0]],
+      security: operation.auth ? [{ bearer: [] }] : [],
+      parameters: parameters(operation),
+      ...(body ? { requestBody: body } : {}),
+      responses: {
+        [String(operation.status)]: success,
+        default: { description: 'An error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Steward API', version, description: 'Run AI agents on schedules, webhooks and on demand.' },
+    servers: [{ url: 'http://127.0.0.1:7321' }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An API key made with `steward keys create`' } },
+      schemas: { Error: jsonSchema(ErrorBody, 'output') },
+    },
+  };
+}

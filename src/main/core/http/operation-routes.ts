@@ -1,0 +1,31 @@
+// One Fastify route per contract operation, dispatched through the handler map.
+import type { FastifyInstance } from 'fastify';
+import { type Operation, type OperationName, operations } from '../../../shared/contract';
+import { parseInput } from '../../../shared/parse-input';
+import type { Handlers } from '../handlers';
+import type { Services } from '../services';
+
+/** `/api/automations/{id}` → `/api/automations/:id` */
+export const fastifyPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+export function registerOperationRoutes(app: FastifyInstance, handlers: Handlers, services: Services): void {
+  for (const [name, operation] of Object.entries(operations) as [OperationName, Operation][]) {
+    if (operation.customRoute) continue;
+    const handle = handlers[name as keyof Handlers] as (input: unknown) => unknown;
+    app.route({
+      method: operation.method,
+      url: fastifyPath(operation.path),
+      onRequest: operation.auth
+        ? async (request) => {
+            services.apiKeys.authenticate(request.headers.authorization);
+          }
+        : undefined,
+      handler: async (request, reply) => {
+        const input = parseInput(operation, { params: request.params, query: request.query, body: request.body });
+        const output = await handle(input);
+        if (operation.status === 204) return reply.code(204).send();
+        return reply.code(operation.status).send(output);
+      },
+    });
+  }
+}

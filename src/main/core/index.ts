@@ -1,0 +1,87 @@
+// createCore: the whole plain-Node core (store, services, HTTP API) on one data folder.
+// The desktop app and `steward serve` both start it; tests start it on a temp folder.
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import packageJson from '../../../package.json' with { type: 'json' };
+import { createHandlers } from './handlers';
+import { buildHttpApp } from './http/app';
+import { buildOpenApiDocument } from './http/openapi';
+import { type Logger, createLogger } from './logger';
+import { type Services, createServices } from './services';
+import { type Store, openStore } from './store';
+import { ensurePrivateDir } from './store/database';
+
+export const version: string = packageJson.version;
+export const defaultPort = 7321;
+
+export interface CoreOptions {
+  dataDir: string;
+  /** Default 7321; 0 picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1: the API is reachable from this machine only. */
+  host?: string;
+  /** false: no HTTP listener (the CLI's key commands). */
+  listen?: boolean;
+  now?: () => Date;
+  logger?: Logger;
+  /** better_sqlite3.node built for the running runtime (Electron). */
+  nativeBinding?: string;
+}
+
+export interface Core {
+  services: Services;
+  store: Store;
+  app: FastifyInstance;
+  /** http://host:port of the listener; the configured address when not listening. */
+  url: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+function httpUrl(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export async function createCore(options: CoreOptions): Promise<Core> {
+  const host = options.host ?? '127.0.0.1';
+  const logger = options.logger ?? createLogger();
+  const dataDir = path.resolve(options.dataDir);
+  ensurePrivateDir(dataDir);
+  const store = openStore(path.join(dataDir, 'steward.db'), { nativeBinding: options.nativeBinding });
+  let url = httpUrl(host, options.port ?? defaultPort);
+  const services = createServices({ store, now: options.now ?? (() => new Date()), logger, dataDir, baseUrl: () => url });
+  let app: FastifyInstance | undefined;
+  try {
+    services.instances.ensureDefault();
+    let openApiDocument: Record<string, unknown> | undefined;
+    const handlers = createHandlers(services, {
+      version,
+      startedAt: Date.now(),
+      openApiDocument: () => (openApiDocument ??= buildOpenApiDocument(version)),
+    });
+    app = await buildHttpApp(services, handlers, logger);
+    if (options.listen !== false) {
+      await app.listen({ host, port: options.port ?? defaultPort });
+      const address = app.server.address();
+      if (address && typeof address === 'object') url = httpUrl(host, address.port);
+    }
+  } catch (error) {
+    await app?.close();
+    store.close();
+    throw error;
+  }
+  const listening = app;
+  return {
+    services,
+    store,
+    app: listening,
+    get url() {
+      return url;
+    },
+    dataDir,
+    async close() {
+      await listening.close();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// Automations: a prompt on a cron schedule. The read model adds the next fire times and the last run.
+import type { z } from 'zod';
+import type { Automation, AutomationCreate, AutomationUpdate, Run } from '../../../shared/contract';
+import { nextFireTimes } from '../../../shared/cron';
+import { AppError } from '../../../shared/errors';
+import { newId } from '../ids';
+import type { AutomationRecord } from '../store/repositories/automations';
+import { type ServiceContext, isoNow } from './context';
+import type { InstancesService } from './instances';
+import type { RunsService } from './runs';
+
+export function createAutomationsService(context: ServiceContext, instances: InstancesService, runs: RunsService) {
+  const { store } = context;
+
+  function present(record: AutomationRecord): Automation {
+    const last = store.runs.latestFor(record.id);
+    return {
+      ...record,
+      nextRuns: record.enabled
+        ? nextFireTimes(record.cronExpression, record.timezone, 5, context.now()).map((date) => date.toISOString())
+        : [],
+      lastRunAt: last?.createdAt ?? null,
+      lastRunStatus: last?.status ?? null,
+    };
+  }
+
+  function record(id: string): AutomationRecord {
+    const found = store.automations.get(id);
+    if (!found) throw new AppError('not_found', `No automation ${id}.`);
+    return found;
+  }
+
+  return {
+    list: (): Automation[] => store.automations.list().map(present),
+    get: (id: string): Automation => present(record(id)),
+
+    create(input: z.output<typeof AutomationCreate>): Automation {
+      return store.transaction(() => {
+        const instance = instances.target(input.instanceId);
+        const now = isoNow(context);
+        const id = newId('aut');
+        const threadId = newId('thr');
+        store.threads.insert(threadId, 'automation', id, now);
+        const created: AutomationRecord = {
+          id,
+          name: input.name,
+          prompt: input.prompt,
+          cronExpression: input.cronExpression.trim(),
+          timezone: input.timezone,
+          enabled: input.enabled,
+          instanceId: instance.id,
+          threadId,
+          createdAt: now,
+          updatedAt: now,
+        };
+        store.automations.save(created);
+        return present(created);
+      });
+    },
+
+    update(id: string, patch: z.output<typeof AutomationUpdate>): Automation {
+      return store.transaction(() => {
+        const current = record(id);
+        const updated: AutomationRecord = {
+          ...current,
+          name: patch.name ?? current.name,
+          prompt: patch.prompt ?? current.prompt,
+          cronExpression: patch.cronExpression?.trim() ?? current.cronExpression,
+          timezone: patch.timezone ?? current.timezone,
+          enabled: patch.enabled ?? current.enabled,
+          instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
+          updatedAt: isoNow(context),
+        };
+        store.automations.save(updated);
+        return present(updated);
+      });
+    },
+
+    delete(id: string): void {
+      store.transaction(() => {
+        const current = record(id);
+        store.automations.delete(id);
+        store.threads.delete(current.threadId);
+      });
+    },
+
+    /** Queues a run of the automation's prompt now, whatever its schedule or enabled switch. */
+    runNow(id: string): Run {
+      return store.transaction(() => {
+        const current = record(id);
+        return runs.enqueue({ instanceId: current.instanceId, threadId: current.threadId, source: 'automation', sourceId: id, prompt: current.prompt });
+      });
+    },
+  };
+}
+
+export type AutomationsService = ReturnType<typeof createAutomationsService>;

@@ -1,0 +1,16 @@
+// What every service is given: the store, the clock, the logger and where the data lives.
+import type { Logger } from '../logger';
+import type { Store } from '../store';
+
+export interface ServiceContext {
+  store: Store;
+  now: () => Date;
+  logger: Logger;
+  dataDir: string;
+  /** The local HTTP base, e.g. http://127.0.0.1:7321; trigger URLs are built on it. */
+  baseUrl: () => string;
+}
+
+export function isoNow(context: Pick<ServiceContext, 'now'>): string {
+  return context.now().toISOString();
+}

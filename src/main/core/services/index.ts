@@ -1,0 +1,25 @@
+// All services, wired to one context.
+import { createApiKeysService } from './api-keys';
+import { createAutomationsService } from './automations';
+import { createCommitBatcher } from './commit-batcher';
+import type { ServiceContext } from './context';
+import { createInstancesService } from './instances';
+import { createRunsService } from './runs';
+import { createTriggersService } from './triggers';
+import { createWebhooksService } from './webhooks';
+
+export function createServices(context: ServiceContext) {
+  const runs = createRunsService(context);
+  const instances = createInstancesService(context);
+  return {
+    runs,
+    instances,
+    automations: createAutomationsService(context, instances, runs),
+    webhooks: createWebhooksService(context, instances),
+    apiKeys: createApiKeysService(context),
+    triggers: createTriggersService(context, runs, createCommitBatcher(context.store)),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
+export type { ServiceContext };

@@ -1,0 +1,34 @@
+// The store: the database and one repository per table.
+import type Database from 'better-sqlite3';
+import { type OpenDatabaseOptions, openDatabase } from './database';
+import { createActivityRepository } from './repositories/activity';
+import { createApiKeysRepository } from './repositories/api-keys';
+import { createAutomationsRepository } from './repositories/automations';
+import { createDeliveriesRepository } from './repositories/deliveries';
+import { createInstancesRepository } from './repositories/instances';
+import { createRunsRepository } from './repositories/runs';
+import { createThreadsRepository } from './repositories/threads';
+import { createWebhooksRepository } from './repositories/webhooks';
+
+export function openStore(file: string, options: OpenDatabaseOptions = {}) {
+  const db = openDatabase(file, options);
+  return {
+    db,
+    activity: createActivityRepository(db),
+    apiKeys: createApiKeysRepository(db),
+    automations: createAutomationsRepository(db),
+    deliveries: createDeliveriesRepository(db),
+    instances: createInstancesRepository(db),
+    runs: createRunsRepository(db),
+    threads: createThreadsRepository(db),
+    webhooks: createWebhooksRepository(db),
+    /** Runs `work` in one transaction (a savepoint when already inside one). */
+    transaction<T>(work: () => T): T {
+      return db.transaction(work)();
+    },
+    close: (): void => void db.close(),
+  };
+}
+
+export type Store = ReturnType<typeof openStore>;
+export type { Database };

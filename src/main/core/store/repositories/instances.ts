@@ -1,0 +1,79 @@
+// instances table <-> Instance.
+import type Database from 'better-sqlite3';
+import { AgentConfig, type Instance } from '../../../../shared/contract';
+
+interface InstanceRow {
+  id: string;
+  name: string;
+  slug: string;
+  status: Instance['status'];
+  status_reason: string | null;
+  image_tag: string;
+  avatar_url: string;
+  agent: string;
+  workspace_dir: string;
+  is_default: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InstanceRecord extends Omit<Instance, 'fqdn'> {
+  slug: string;
+}
+
+function toInstance(row: InstanceRow): Instance {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    statusReason: row.status_reason,
+    imageTag: row.image_tag,
+    avatarUrl: row.avatar_url,
+    fqdn: `${row.slug}.localhost`,
+    agent: AgentConfig.parse(JSON.parse(row.agent)),
+    workspaceDir: row.workspace_dir,
+    isDefault: row.is_default === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const columns = 'id, name, slug, status, status_reason, image_tag, avatar_url, agent, workspace_dir, is_default, created_at, updated_at';
+
+export function createInstancesRepository(db: Database.Database) {
+  const list = db.prepare<[], InstanceRow>(`SELECT ${columns} FROM instances ORDER BY created_at, id`);
+  const get = db.prepare<[string], InstanceRow>(`SELECT ${columns} FROM instances WHERE id = ?`);
+  const getDefault = db.prepare<[], InstanceRow>(`SELECT ${columns} FROM instances WHERE is_default = 1`);
+  const slugTaken = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM instances WHERE slug = ?');
+  const insert = db.prepare(`INSERT INTO instances (${columns})
+    VALUES (@id, @name, @slug, @status, @statusReason, @imageTag, @avatarUrl, @agent, @workspaceDir, @isDefault, @createdAt, @updatedAt)`);
+  const update = db.prepare(`UPDATE instances SET name = @name, avatar_url = @avatarUrl, updated_at = @updatedAt WHERE id = @id`);
+  const remove = db.prepare<[string]>('DELETE FROM instances WHERE id = ?');
+  const users = db.prepare<[string, string], { count: number }>(
+    'SELECT (SELECT count(*) FROM automations WHERE instance_id = ?) + (SELECT count(*) FROM webhooks WHERE instance_id = ?) AS count',
+  );
+
+  return {
+    list: (): Instance[] => list.all().map(toInstance),
+    get: (id: string): Instance | undefined => {
+      const row = get.get(id);
+      return row && toInstance(row);
+    },
+    getDefault: (): Instance | undefined => {
+      const row = getDefault.get();
+      return row && toInstance(row);
+    },
+    slugTaken: (slug: string): boolean => slugTaken.get(slug) !== undefined,
+    insert(record: InstanceRecord): void {
+      insert.run({ ...record, agent: JSON.stringify(record.agent), isDefault: record.isDefault ? 1 : 0 });
+    },
+    update(id: string, fields: { name: string; avatarUrl: string; updatedAt: string }): void {
+      update.run({ id, ...fields });
+    },
+    delete: (id: string): void => void remove.run(id),
+    /** How many automations and webhooks target the instance. */
+    userCount: (id: string): number => users.get(id, id)?.count ?? 0,
+  };
+}
+
+export type InstancesRepository = ReturnType<typeof createInstancesRepository>;

@@ -1,0 +1,78 @@
+// runs table <-> Run.
+import type Database from 'better-sqlite3';
+import type { Run, RunSource, RunStatus } from '../../../../shared/contract';
+
+interface RunRow {
+  id: string;
+  instance_id: string;
+  thread_id: string;
+  source: RunSource;
+  source_id: string | null;
+  status: RunStatus;
+  prompt: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  error: string | null;
+}
+
+function toRun(row: RunRow): Run {
+  return {
+    id: row.id,
+    instanceId: row.instance_id,
+    threadId: row.thread_id,
+    source: row.source,
+    sourceId: row.source_id,
+    status: row.status,
+    prompt: row.prompt,
+    createdAt: row.created_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    error: row.error,
+  };
+}
+
+export interface RunFilter {
+  source?: RunSource | undefined;
+  sourceId?: string | undefined;
+  status?: RunStatus | undefined;
+  limit: number;
+}
+
+const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, created_at, started_at, finished_at, error';
+
+export function createRunsRepository(db: Database.Database) {
+  const insert = db.prepare(`INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, created_at)
+    VALUES (@id, @instanceId, @threadId, @source, @sourceId, @status, @prompt, @createdAt)`);
+  const get = db.prepare<[string], RunRow>(`SELECT ${columns} FROM runs WHERE id = ?`);
+  const list = db.prepare<{ source: string | null; sourceId: string | null; status: string | null; limit: number }, RunRow>(
+    `SELECT ${columns} FROM runs
+     WHERE (@source IS NULL OR source = @source) AND (@sourceId IS NULL OR source_id = @sourceId) AND (@status IS NULL OR status = @status)
+     ORDER BY id DESC LIMIT @limit`,
+  );
+  const latest = db.prepare<[string], { created_at: string; status: RunStatus }>(
+    'SELECT created_at, status FROM runs WHERE source_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+  );
+
+  return {
+    insert(run: Run): void {
+      insert.run(run);
+    },
+    get(id: string): Run | undefined {
+      const row = get.get(id);
+      return row && toRun(row);
+    },
+    list(filter: RunFilter): Run[] {
+      return list
+        .all({ source: filter.source ?? null, sourceId: filter.sourceId ?? null, status: filter.status ?? null, limit: filter.limit })
+        .map(toRun);
+    },
+    /** When the newest run of an automation or webhook was created, and how it stands. */
+    latestFor(sourceId: string): { createdAt: string; status: RunStatus } | undefined {
+      const row = latest.get(sourceId);
+      return row && { createdAt: row.created_at, status: row.status };
+    },
+  };
+}
+
+export type RunsRepository = ReturnType<typeof createRunsRepository>;

@@ -1,0 +1,69 @@
+// webhooks table <-> webhook records. Triggers find a webhook by the hash of its token.
+import type Database from 'better-sqlite3';
+
+interface WebhookRow {
+  id: string;
+  name: string;
+  prompt_template: string;
+  token: string;
+  enabled: number;
+  instance_id: string;
+  thread_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookRecord {
+  id: string;
+  name: string;
+  promptTemplate: string;
+  token: string;
+  enabled: boolean;
+  instanceId: string;
+  threadId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function toRecord(row: WebhookRow): WebhookRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    promptTemplate: row.prompt_template,
+    token: row.token,
+    enabled: row.enabled === 1,
+    instanceId: row.instance_id,
+    threadId: row.thread_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const columns = 'id, name, prompt_template, token, enabled, instance_id, thread_id, created_at, updated_at';
+
+export function createWebhooksRepository(db: Database.Database) {
+  const list = db.prepare<[], WebhookRow>(`SELECT ${columns} FROM webhooks ORDER BY id`);
+  const get = db.prepare<[string], WebhookRow>(`SELECT ${columns} FROM webhooks WHERE id = ?`);
+  const byTokenHash = db.prepare<[string], WebhookRow>(`SELECT ${columns} FROM webhooks WHERE token_hash = ?`);
+  const upsert = db.prepare(`INSERT OR REPLACE INTO webhooks (${columns}, token_hash)
+    VALUES (@id, @name, @promptTemplate, @token, @enabled, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)`);
+  const remove = db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?');
+
+  return {
+    list: (): WebhookRecord[] => list.all().map(toRecord),
+    get(id: string): WebhookRecord | undefined {
+      const row = get.get(id);
+      return row && toRecord(row);
+    },
+    findByTokenHash(tokenHash: string): WebhookRecord | undefined {
+      const row = byTokenHash.get(tokenHash);
+      return row && toRecord(row);
+    },
+    save(record: WebhookRecord, tokenHash: string): void {
+      upsert.run({ ...record, enabled: record.enabled ? 1 : 0, tokenHash });
+    },
+    delete: (id: string): void => void remove.run(id),
+  };
+}
+
+export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;

@@ -1,0 +1,83 @@
+// Automations: a fixed prompt sent to an instance on a cron schedule (seed "Automation").
+import { z } from 'zod';
+import { cronProblem, isValidTimezone } from '../cron';
+import { Id, IdParams, Name, NoInput, Timestamp, defineOperation } from './common';
+import { Run, RunStatus } from './runs';
+
+export const CronExpression = z.string().superRefine((value, ctx) => {
+  const problem = cronProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: `Invalid cron expression: ${problem}`, params: { code: 'invalid_cron' } });
+});
+
+export const Timezone = z.string().superRefine((value, ctx) => {
+  if (!isValidTimezone(value)) {
+    ctx.addIssue({ code: 'custom', message: `Unknown timezone "${value}": use an IANA name such as Europe/Berlin`, params: { code: 'invalid_timezone' } });
+  }
+});
+
+export const Prompt = z.string().min(1, 'must not be empty').max(100_000, 'must be at most 100000 characters');
+
+export const Automation = z.object({
+  id: Id('aut'),
+  name: z.string(),
+  prompt: z.string(),
+  cronExpression: z.string(),
+  timezone: z.string(),
+  enabled: z.boolean(),
+  instanceId: Id('ins'),
+  threadId: Id('thr'),
+  nextRuns: z.array(Timestamp).describe('The next 5 fire times; empty while disabled'),
+  lastRunAt: Timestamp.nullable(),
+  lastRunStatus: RunStatus.nullable(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Automation = z.infer<typeof Automation>;
+
+export const AutomationCreate = z.strictObject({
+  name: Name,
+  prompt: Prompt,
+  cronExpression: CronExpression,
+  timezone: Timezone.default('UTC'),
+  enabled: z.boolean().default(true),
+  instanceId: z.string().optional().describe('Default: the default instance'),
+});
+
+export const AutomationUpdate = z.strictObject({
+  name: Name.optional(),
+  prompt: Prompt.optional(),
+  cronExpression: CronExpression.optional(),
+  timezone: Timezone.optional(),
+  enabled: z.boolean().optional(),
+  instanceId: z.string().optional(),
+});
+
+const AutomationEnvelope = z.object({ automation: Automation });
+
+export const automationOperations = {
+  'automations.list': defineOperation({
+    name: 'automations.list', method: 'GET', path: '/api/automations', summary: 'List automations',
+    auth: true, status: 200, params: NoInput, query: NoInput, body: z.undefined(),
+    output: z.object({ automations: z.array(Automation) }),
+  }),
+  'automations.create': defineOperation({
+    name: 'automations.create', method: 'POST', path: '/api/automations', summary: 'Create an automation',
+    auth: true, status: 201, params: NoInput, query: NoInput, body: AutomationCreate, output: AutomationEnvelope,
+  }),
+  'automations.get': defineOperation({
+    name: 'automations.get', method: 'GET', path: '/api/automations/{id}', summary: 'Get an automation',
+    auth: true, status: 200, params: IdParams, query: NoInput, body: z.undefined(), output: AutomationEnvelope,
+  }),
+  'automations.update': defineOperation({
+    name: 'automations.update', method: 'PUT', path: '/api/automations/{id}', summary: 'Update an automation; omitted fields stay unchanged',
+    auth: true, status: 200, params: IdParams, query: NoInput, body: AutomationUpdate, output: AutomationEnvelope,
+  }),
+  'automations.delete': defineOperation({
+    name: 'automations.delete', method: 'DELETE', path: '/api/automations/{id}', summary: 'Delete an automation, its thread and its runs',
+    auth: true, status: 204, params: IdParams, query: NoInput, body: z.undefined(), output: null,
+  }),
+  'automations.run': defineOperation({
+    name: 'automations.run', method: 'POST', path: '/api/automations/{id}/run', summary: 'Queue a run of the automation now',
+    auth: true, status: 202, params: IdParams, query: NoInput, body: NoInput, output: z.object({ run: Run }),
+  }),
+};

@@ -1,0 +1,54 @@
+// Building blocks shared by every resource's schemas, and the shape of an operation.
+import { z } from 'zod';
+
+export const Timestamp = z.iso.datetime({ offset: false }).describe('ISO 8601 UTC with milliseconds');
+
+export const Id = (prefix: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`), `must be a ${prefix}_ identifier`);
+
+export const Name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+export const IdParams = z.strictObject({ id: z.string().min(1) });
+export const NoInput = z.strictObject({});
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * One operation of the API. The HTTP routes, the OpenAPI document and (later) the IPC router
+ * are derived from these objects; nothing else restates paths, shapes or statuses.
+ */
+export interface Operation<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+> {
+  name: string;
+  method: HttpMethod;
+  /** OpenAPI-style path, `{id}` for parameters. */
+  path: string;
+  summary: string;
+  /** false for the few operations that take no API key. */
+  auth: boolean;
+  status: 200 | 201 | 202 | 204;
+  params: P;
+  query: Q;
+  body: B;
+  /** null when the answer has no body (204). */
+  output: O | null;
+  /** Served by its own route (the trigger), not the generic one; still documented from here. */
+  customRoute?: true;
+}
+
+export function defineOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, O extends z.ZodType>(
+  operation: Operation<P, Q, B, O>,
+): Operation<P, Q, B, O> {
+  return operation;
+}
+
+export type OperationInput<Op> =
+  Op extends Operation<infer P, infer Q, infer B, z.ZodType>
+    ? { params: z.output<P>; query: z.output<Q>; body: z.output<B> }
+    : never;
+
+export type OperationOutput<Op> = Op extends Operation<z.ZodType, z.ZodType, z.ZodType, infer O> ? (O extends z.ZodType ? z.input<O> : void) : never;

@@ -1,0 +1,28 @@
+// The whole contract: every operation by name. Routes, OpenAPI and IPC iterate over this.
+import { apiKeyOperations } from './api-keys';
+import { automationOperations } from './automations';
+import { healthOperations } from './health';
+import { instanceOperations } from './instances';
+import { runOperations } from './runs';
+import { webhookOperations } from './webhooks';
+
+export const operations = {
+  ...healthOperations,
+  ...automationOperations,
+  ...webhookOperations,
+  ...instanceOperations,
+  ...runOperations,
+  ...apiKeyOperations,
+};
+
+export type Operations = typeof operations;
+export type OperationName = keyof Operations;
+
+export * from './agents';
+export * from './api-keys';
+export * from './automations';
+export * from './common';
+export * from './health';
+export * from './instances';
+export * from './runs';
+export * from './webhooks';

@@ -1,0 +1,78 @@
+// Instances: named agents with a status, image tag, avatar and fqdn (seed "Instance").
+import { z } from 'zod';
+import { AgentConfig } from './agents';
+import { Id, IdParams, Name, NoInput, Timestamp, defineOperation } from './common';
+
+export const instanceStatuses = ['provisioning', 'running', 'stopped', 'error'] as const;
+
+export const maxAvatarUrlLength = 100_000;
+
+/** https URLs and inline images; the empty string asks for the generated avatar again. */
+export const AvatarUrl = z
+  .string()
+  .max(maxAvatarUrlLength, `must be at most ${maxAvatarUrlLength} characters`)
+  .refine((value) => value === '' || /^data:image\/(png|jpeg|gif|webp|svg\+xml)(;base64)?,/.test(value) || isHttpsUrl(value), {
+    message: 'must be an https URL or a data:image/ URL',
+  });
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export const Instance = z.object({
+  id: Id('ins'),
+  name: z.string(),
+  status: z.enum(instanceStatuses),
+  statusReason: z.string().nullable(),
+  imageTag: z.string().describe('What runs the agent, as probed; empty until the first probe'),
+  avatarUrl: z.string(),
+  fqdn: z.string(),
+  agent: AgentConfig,
+  workspaceDir: z.string(),
+  isDefault: z.boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Instance = z.infer<typeof Instance>;
+
+export const InstanceCreate = z.strictObject({
+  name: Name,
+  avatarUrl: AvatarUrl.optional(),
+  agent: AgentConfig.optional(),
+  workspaceDir: z.string().min(1).optional().describe('Absolute path; default: a folder in the data folder'),
+});
+
+export const InstancePatch = z.strictObject({
+  name: Name.optional(),
+  avatarUrl: AvatarUrl.optional(),
+});
+
+const InstanceEnvelope = z.object({ instance: Instance });
+
+export const instanceOperations = {
+  'instances.list': defineOperation({
+    name: 'instances.list', method: 'GET', path: '/api/instances', summary: 'List instances',
+    auth: true, status: 200, params: NoInput, query: NoInput, body: z.undefined(),
+    output: z.object({ instances: z.array(Instance) }),
+  }),
+  'instances.create': defineOperation({
+    name: 'instances.create', method: 'POST', path: '/api/instances', summary: 'Create an instance',
+    auth: true, status: 201, params: NoInput, query: NoInput, body: InstanceCreate, output: InstanceEnvelope,
+  }),
+  'instances.get': defineOperation({
+    name: 'instances.get', method: 'GET', path: '/api/instances/{id}', summary: 'Get an instance',
+    auth: true, status: 200, params: IdParams, query: NoInput, body: z.undefined(), output: InstanceEnvelope,
+  }),
+  'instances.update': defineOperation({
+    name: 'instances.update', method: 'PATCH', path: '/api/instances/{id}', summary: 'Rename an instance or change its avatar',
+    auth: true, status: 200, params: IdParams, query: NoInput, body: InstancePatch, output: InstanceEnvelope,
+  }),
+  'instances.delete': defineOperation({
+    name: 'instances.delete', method: 'DELETE', path: '/api/instances/{id}', summary: 'Delete an instance no automation or webhook targets',
+    auth: true, status: 204, params: IdParams, query: NoInput, body: z.undefined(), output: null,
+  }),
+};

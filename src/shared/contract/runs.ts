@@ -1,0 +1,80 @@
+// Runs (one execution of one prompt on one instance) and threads (the chat history they land in).
+import { z } from 'zod';
+import { Id, IdParams, NoInput, Timestamp, defineOperation } from './common';
+
+export const runStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted'] as const;
+export const RunStatus = z.enum(runStatuses);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+export const runSources = ['automation', 'webhook', 'chat', 'api'] as const;
+export const RunSource = z.enum(runSources);
+export type RunSource = z.infer<typeof RunSource>;
+
+export const Run = z.object({
+  id: Id('run'),
+  instanceId: Id('ins'),
+  threadId: Id('thr'),
+  source: RunSource,
+  sourceId: z.string().nullable(),
+  status: RunStatus,
+  prompt: z.string().describe('The exact text the agent received'),
+  createdAt: Timestamp,
+  startedAt: Timestamp.nullable(),
+  finishedAt: Timestamp.nullable(),
+  error: z.string().nullable(),
+});
+export type Run = z.infer<typeof Run>;
+
+export const messageRoles = ['user', 'assistant', 'tool', 'system'] as const;
+
+export const Message = z.object({
+  seq: z.int().describe('Position in the thread; pass as `after` to page on'),
+  runId: z.string().nullable(),
+  role: z.enum(messageRoles),
+  content: z.string(),
+  createdAt: Timestamp,
+});
+export type Message = z.infer<typeof Message>;
+
+export const Thread = z.object({
+  id: Id('thr'),
+  ownerType: z.enum(['automation', 'webhook', 'chat']),
+  ownerId: z.string().nullable(),
+  createdAt: Timestamp,
+  messages: z.array(Message),
+  hasMore: z.boolean(),
+});
+export type Thread = z.infer<typeof Thread>;
+
+const Limit = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback);
+
+export const RunListQuery = z.strictObject({
+  source: RunSource.optional(),
+  sourceId: z.string().optional(),
+  status: RunStatus.optional(),
+  limit: Limit(500, 50),
+});
+
+export const ThreadQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).default(0),
+  limit: Limit(1000, 200),
+});
+
+const RunEnvelope = z.object({ run: Run });
+
+export const runOperations = {
+  'runs.list': defineOperation({
+    name: 'runs.list', method: 'GET', path: '/api/runs', summary: 'List runs, newest first',
+    auth: true, status: 200, params: NoInput, query: RunListQuery, body: z.undefined(),
+    output: z.object({ runs: z.array(Run) }),
+  }),
+  'runs.get': defineOperation({
+    name: 'runs.get', method: 'GET', path: '/api/runs/{id}', summary: 'Get a run',
+    auth: true, status: 200, params: IdParams, query: NoInput, body: z.undefined(), output: RunEnvelope,
+  }),
+  'threads.get': defineOperation({
+    name: 'threads.get', method: 'GET', path: '/api/threads/{id}', summary: 'Get a thread with a page of its messages',
+    auth: true, status: 200, params: IdParams, query: ThreadQuery, body: z.undefined(),
+    output: z.object({ thread: Thread }),
+  }),
+};

@@ -1,0 +1,87 @@
+// Webhooks: a secret trigger URL whose request body fills a prompt template (seed "Webhook").
+import { z } from 'zod';
+import { Id, IdParams, Name, NoInput, Timestamp, defineOperation } from './common';
+import { RunStatus } from './runs';
+
+export const payloadPlaceholder = '{{payload}}';
+export const maxTriggerBytes = 10_240;
+
+export const PromptTemplate = z
+  .string()
+  .max(100_000, 'must be at most 100000 characters')
+  .superRefine((value, ctx) => {
+    if (!value.includes(payloadPlaceholder)) {
+      ctx.addIssue({ code: 'custom', message: `The prompt template must include ${payloadPlaceholder}`, params: { code: 'missing_payload_placeholder' } });
+    }
+  });
+
+export const Webhook = z.object({
+  id: Id('whk'),
+  name: z.string(),
+  promptTemplate: z.string(),
+  token: z.string().describe('Secret; the credential embedded in the trigger URL'),
+  enabled: z.boolean(),
+  instanceId: Id('ins'),
+  threadId: Id('thr'),
+  triggerUrl: z.string().describe('The local trigger URL'),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Webhook = z.infer<typeof Webhook>;
+
+export const WebhookCreate = z.strictObject({
+  name: Name,
+  promptTemplate: PromptTemplate,
+  enabled: z.boolean().default(true),
+  instanceId: z.string().optional().describe('Default: the default instance'),
+});
+
+export const WebhookUpdate = z.strictObject({
+  name: Name.optional(),
+  promptTemplate: PromptTemplate.optional(),
+  enabled: z.boolean().optional(),
+  regenerateToken: z.boolean().optional().describe('true: a new token; the old trigger URL stops working at once'),
+  instanceId: z.string().optional(),
+});
+
+export const TriggerParams = z.strictObject({ token: z.string() });
+
+export const TriggerAccepted = z.object({
+  run: z.object({ id: Id('run'), status: RunStatus, threadId: Id('thr') }),
+});
+
+const WebhookEnvelope = z.object({ webhook: Webhook });
+
+export const webhookOperations = {
+  'webhooks.list': defineOperation({
+    name: 'webhooks.list', method: 'GET', path: '/api/webhooks', summary: 'List webhooks',
+    auth: true, status: 200, params: NoInput, query: NoInput, body: z.undefined(),
+    output: z.object({ webhooks: z.array(Webhook) }),
+  }),
+  'webhooks.create': defineOperation({
+    name: 'webhooks.create', method: 'POST', path: '/api/webhooks', summary: 'Create a webhook; the response holds its token',
+    auth: true, status: 201, params: NoInput, query: NoInput, body: WebhookCreate, output: WebhookEnvelope,
+  }),
+  'webhooks.get': defineOperation({
+    name: 'webhooks.get', method: 'GET', path: '/api/webhooks/{id}', summary: 'Get a webhook',
+    auth: true, status: 200, params: IdParams, query: NoInput, body: z.undefined(), output: WebhookEnvelope,
+  }),
+  'webhooks.update': defineOperation({
+    name: 'webhooks.update', method: 'PUT', path: '/api/webhooks/{id}', summary: 'Update a webhook; omitted fields stay unchanged',
+    auth: true, status: 200, params: IdParams, query: NoInput, body: WebhookUpdate, output: WebhookEnvelope,
+  }),
+  'webhooks.delete': defineOperation({
+    name: 'webhooks.delete', method: 'DELETE', path: '/api/webhooks/{id}', summary: 'Delete a webhook, its thread and its runs',
+    auth: true, status: 204, params: IdParams, query: NoInput, body: z.undefined(), output: null,
+  }),
+  'webhooks.trigger': defineOperation({
+    name: 'webhooks.trigger', method: 'POST', path: '/api/webhooks/trigger/{token}',
+    summary: `Trigger with a body (JSON or text, at most ${maxTriggerBytes} bytes) that replaces every ${payloadPlaceholder}. 200 with the original run when the Idempotency-Key was seen in the last 24 h.`,
+    auth: false, status: 202, params: TriggerParams, query: NoInput, body: z.unknown(), output: TriggerAccepted, customRoute: true,
+  }),
+  'webhooks.triggerGet': defineOperation({
+    name: 'webhooks.triggerGet', method: 'GET', path: '/api/webhooks/trigger/{token}',
+    summary: `Trigger without a body; ${payloadPlaceholder} becomes the query parameters as a JSON object, or "" when there are none`,
+    auth: false, status: 202, params: TriggerParams, query: z.record(z.string(), z.string()), body: z.undefined(), output: TriggerAccepted, customRoute: true,
+  }),
+};

@@ -1,0 +1,62 @@
+// Error codes of the API and the HTTP status each maps to: the one place that decides both.
+import { z } from 'zod';
+
+export const errorStatus = {
+  invalid_json: 400,
+  invalid_body: 400,
+  invalid_query: 400,
+  unknown_field: 400,
+  missing_field: 400,
+  invalid_field: 400,
+  invalid_cron: 400,
+  invalid_timezone: 400,
+  missing_payload_placeholder: 400,
+  invalid_cursors: 400,
+  unauthorized: 401,
+  invalid_signature: 401,
+  webhook_disabled: 403,
+  not_found: 404,
+  instance_in_use: 409,
+  default_instance: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  queue_full: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export const errorCodes = Object.keys(errorStatus) as [ErrorCode, ...ErrorCode[]];
+
+export const ErrorBody = z.object({
+  error: z.object({
+    code: z.enum(errorCodes),
+    message: z.string(),
+    field: z.string().optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** An expected failure with a code; thrown by services, mapped to a response at the boundary. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { field?: string; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.field = options.field;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message, ...(this.field ? { field: this.field } : {}) } };
+  }
+}
