@@ -17,7 +17,7 @@ function toAppError(issue: z.core.$ZodIssue, part: Part): AppError {
 
   switch (issue.code) {
     case 'unrecognized_keys': {
-      const name = field ? `${field}.${issue.keys[0]}` : issue.keys[0]!;
+      const name = field ? `${field}.${issue.keys[0]}` : issue.keys[0];
       return new AppError('unknown_field', `Unknown ${wrongPlace(name)}: this operation does not take it (it may be read-only).`, { field: name });
     }
     case 'custom': {
@@ -53,7 +53,7 @@ function parsePart<S extends z.ZodType>(schema: S, value: unknown, part: Part): 
   if (result.success) return result.data;
   // An unknown field is the most useful thing to hear about first: it is often a typo.
   const issues = [...result.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
-  throw toAppError(issues[0]!, part);
+  throw toAppError(issues[0], part);
 }
 
 export function parseInput<Op extends Operation>(operation: Op, raw: { params?: unknown; query?: unknown; body?: unknown }): OperationInput<Op> {

@@ -4,12 +4,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { maxTriggerBytes, operations } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { Services } from '../services';
-import type { TriggerDelivery } from '../services/triggers';
 import type { WebhookRecord } from '../store/repositories/webhooks';
+import { toAppError } from './errors';
 import { fastifyPath } from './operation-routes';
 import { payloadFromBody, payloadFromQuery } from './trigger-payload';
 
 const maxIdempotencyKeyLength = 255;
+
+type TriggerRequest = FastifyRequest<{ Params: { token: string } }> & { webhook: WebhookRecord | null };
 
 function idempotencyKey(request: FastifyRequest): string | null {
   const header = request.headers['idempotency-key'] ?? request.headers['x-github-delivery'];
@@ -22,33 +24,39 @@ function idempotencyKey(request: FastifyRequest): string | null {
 }
 
 export async function registerTriggerRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const { triggers } = services;
+
   await app.register(async (scope) => {
     // Every body reaches the handler as raw bytes, at most maxTriggerBytes: Fastify refuses a larger
     // Content-Length before reading and stops a chunked body as soon as it passes the limit.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: maxTriggerBytes }, (_request, body, done) => done(null, body));
     scope.decorateRequest('webhook', null);
+
     scope.addHook('onRequest', async (request) => {
-      const { token } = request.params as { token: string };
-      (request as FastifyRequest & { webhook: WebhookRecord }).webhook = services.triggers.open(token);
+      const trigger = request as TriggerRequest;
+      trigger.webhook = triggers.find(trigger.params.token);
+      triggers.assertEnabled(trigger.webhook);
+    });
+    scope.addHook('onError', async (request, _reply, error) => {
+      const { webhook } = request as TriggerRequest;
+      const refusal = toAppError(error);
+      if (webhook && refusal) {
+        triggers.recordRefusal(webhook, { method: request.method, contentType: request.headers['content-type'] ?? null, error: refusal });
+      }
     });
 
-    const accept = async (request: FastifyRequest, delivery: Omit<TriggerDelivery, 'idempotencyKey'>) => {
-      const webhook = (request as FastifyRequest & { webhook: WebhookRecord }).webhook;
-      return services.triggers.accept(webhook, { ...delivery, idempotencyKey: idempotencyKey(request) });
-    };
-
     scope.post(fastifyPath(operations['webhooks.trigger'].path), async (request, reply) => {
-      const body = request.body as Buffer | undefined;
-      const contentType = request.headers['content-type'];
-      const payload = payloadFromBody(contentType, body);
-      const result = await accept(request, { method: 'POST', contentType: contentType ?? null, bytes: body?.length ?? 0, payload });
+      const trigger = request as TriggerRequest;
+      const payload = payloadFromBody(request.headers['content-type'], request.body as Buffer | undefined);
+      const result = await triggers.accept(trigger.params.token, { method: 'POST', payload, idempotencyKey: idempotencyKey(request) });
       return reply.code(result.replayed ? 200 : 202).send({ run: result.run });
     });
 
     scope.get(fastifyPath(operations['webhooks.triggerGet'].path), async (request, reply) => {
+      const trigger = request as TriggerRequest;
       const payload = payloadFromQuery(request.query as Record<string, unknown>);
-      const result = await accept(request, { method: 'GET', contentType: null, bytes: 0, payload });
+      const result = await triggers.accept(trigger.params.token, { method: 'GET', payload, idempotencyKey: idempotencyKey(request) });
       return reply.code(result.replayed ? 200 : 202).send({ run: result.run });
     });
   });

@@ -33,7 +33,7 @@ export function createApiKeysService(context: ServiceContext) {
       if (!header) throw unauthorized('This endpoint needs an API key: send Authorization: Bearer <key>.');
       const match = /^Bearer +(\S+) *$/i.exec(header);
       if (!match) throw unauthorized('The Authorization header must be "Bearer <key>".');
-      const presented = Buffer.from(sha256Hex(match[1]!), 'hex');
+      const presented = Buffer.from(sha256Hex(match[1]), 'hex');
       // Compare against every active key without stopping early, each in constant time.
       let found: { id: string; lastUsedAt: string | null } | undefined;
       for (const candidate of store.apiKeys.activeHashes()) {

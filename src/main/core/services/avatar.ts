@@ -18,7 +18,7 @@ function escapeXml(text: string): string {
 }
 
 export function generatedAvatarUrl(name: string): string {
-  const colour = palette[createHash('sha256').update(name).digest()[0]! % palette.length];
+  const colour = palette[createHash('sha256').update(name).digest()[0] % palette.length];
   const svg =
     `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">` +
     `<rect width="64" height="64" rx="14" fill="${colour}"/>` +

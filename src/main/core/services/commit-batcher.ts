@@ -1,6 +1,11 @@
 // Group commit: writes that arrive in the same turn of the event loop share one transaction, so
-// one fsync makes many triggers durable. Each write runs in its own savepoint: one failing write
-// rolls back alone and rejects only its own caller.
+// one commit makes many triggers durable at once.
+//
+// Contract for `work`: it throws an AppError only before it writes anything (validate first, write
+// last). Such a refusal rejects its own caller and the batch goes on. Any other error rolls the
+// whole batch back, and each write is then retried in a transaction of its own, so one bad write
+// never takes its neighbours down with it.
+import { AppError } from '../../../shared/errors';
 import type { Store } from '../store';
 
 interface Pending {
@@ -15,25 +20,38 @@ export function createCommitBatcher(store: Store) {
   let pending: Pending[] = [];
   let scheduled = false;
 
+  function together(batch: Pending[]): Outcome[] {
+    return store.transaction(() =>
+      batch.map((item): Outcome => {
+        try {
+          return { ok: true, value: item.work() };
+        } catch (error) {
+          if (error instanceof AppError) return { ok: false, error };
+          throw error;
+        }
+      }),
+    );
+  }
+
+  function alone(batch: Pending[]): Outcome[] {
+    return batch.map((item): Outcome => {
+      try {
+        return { ok: true, value: store.transaction(item.work) };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    });
+  }
+
   function flush(): void {
     scheduled = false;
     const batch = pending;
     pending = [];
     let outcomes: Outcome[];
     try {
-      outcomes = store.transaction(() =>
-        batch.map((item): Outcome => {
-          try {
-            return { ok: true, value: store.transaction(item.work) };
-          } catch (error) {
-            return { ok: false, error };
-          }
-        }),
-      );
-    } catch (error) {
-      // The commit itself failed (disk full, I/O error): nothing of the batch was stored.
-      for (const item of batch) item.reject(error);
-      return;
+      outcomes = together(batch);
+    } catch {
+      outcomes = alone(batch);
     }
     batch.forEach((item, index) => {
       const outcome = outcomes[index]!;

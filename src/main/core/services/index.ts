@@ -6,18 +6,20 @@ import type { ServiceContext } from './context';
 import { createInstancesService } from './instances';
 import { createRunsService } from './runs';
 import { createTriggersService } from './triggers';
+import { createWebhookDirectory } from './webhook-directory';
 import { createWebhooksService } from './webhooks';
 
 export function createServices(context: ServiceContext) {
   const runs = createRunsService(context);
   const instances = createInstancesService(context);
+  const webhookDirectory = createWebhookDirectory(context.store);
   return {
     runs,
     instances,
     automations: createAutomationsService(context, instances, runs),
-    webhooks: createWebhooksService(context, instances),
+    webhooks: createWebhooksService(context, instances, webhookDirectory),
     apiKeys: createApiKeysService(context),
-    triggers: createTriggersService(context, runs, createCommitBatcher(context.store)),
+    triggers: createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory),
   };
 }
 

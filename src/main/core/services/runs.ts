@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import type { Run, RunListQuery, RunSource, Thread, ThreadQuery } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { newId } from '../ids';
-import type { ActivityLabel } from '../store/repositories/activity';
 import type { ServiceContext } from './context';
 
 export interface RunRequest {
@@ -12,14 +11,7 @@ export interface RunRequest {
   source: RunSource;
   sourceId: string | null;
   prompt: string;
-}
-
-const labels: Record<RunSource, ActivityLabel> = { automation: 'cron', webhook: 'hook', chat: 'chat', api: 'api' };
-
-/** One line of text for the activity feed: whitespace collapsed, long text cut. */
-export function oneLine(text: string, max = 300): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  idempotencyKey?: string | null;
 }
 
 export function createRunsService(context: ServiceContext) {
@@ -27,8 +19,9 @@ export function createRunsService(context: ServiceContext) {
 
   return {
     /**
-     * Queues a run: the run row, its prompt as the thread's next user message, and the activity
-     * line. Synchronous; the caller owns the transaction so all three land together or not at all.
+     * Queues a run: one row, so that a trigger costs one insert. The runner writes the prompt into
+     * the thread and the activity log when the agent receives it. Synchronous: the caller owns
+     * the transaction.
      */
     enqueue(request: RunRequest, at: Date = context.now()): Run {
       const createdAt = at.toISOString();
@@ -45,17 +38,7 @@ export function createRunsService(context: ServiceContext) {
         finishedAt: null,
         error: null,
       };
-      store.runs.insert(run);
-      store.threads.addMessage({ threadId: run.threadId, runId: run.id, role: 'user', content: run.prompt, createdAt });
-      store.activity.append({
-        instanceId: run.instanceId,
-        runId: run.id,
-        kind: 'user',
-        label: labels[run.source],
-        displayText: oneLine(run.prompt),
-        raw: JSON.stringify({ type: 'run.queued', runId: run.id, source: run.source, sourceId: run.sourceId, prompt: run.prompt }),
-        timestamp: createdAt,
-      });
+      store.runs.insert(run, request.idempotencyKey ?? null);
       return run;
     },
 

@@ -1,27 +1,26 @@
 // Webhook triggers: a token opens a webhook, the payload fills its template, and the run is
-// durable in SQLite before the caller hears 202.
-import { payloadPlaceholder } from '../../../shared/contract';
+// committed to SQLite before the caller hears 202.
+import { payloadPlaceholder, type RunStatus } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
-import { newId, sha256Hex } from '../ids';
+import { newId } from '../ids';
 import type { WebhookRecord } from '../store/repositories/webhooks';
 import type { CommitBatcher } from './commit-batcher';
 import type { ServiceContext } from './context';
 import type { RunsService } from './runs';
+import type { WebhookDirectory } from './webhook-directory';
 
 const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 
 export interface TriggerDelivery {
   method: 'GET' | 'POST';
-  contentType: string | null;
-  bytes: number;
   /** The text that replaces every {{payload}}: the body as received, or the query as JSON. */
   payload: string;
   idempotencyKey: string | null;
 }
 
 export interface TriggerResult {
-  run: { id: string; status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'timed_out' | 'interrupted'; threadId: string };
-  /** True when the Idempotency-Key matched an earlier delivery: the run is that delivery's. */
+  run: { id: string; status: RunStatus; threadId: string };
+  /** True when the Idempotency-Key matched an earlier request: the run is that request's. */
   replayed: boolean;
 }
 
@@ -30,49 +29,63 @@ export function renderTemplate(template: string, payload: string): string {
   return template.split(payloadPlaceholder).join(payload);
 }
 
-function openable(webhook: WebhookRecord | undefined, token: string): WebhookRecord {
-  if (!webhook || webhook.token !== token) throw new AppError('not_found', 'No webhook has this trigger URL.');
-  if (!webhook.enabled) throw new AppError('webhook_disabled', 'This webhook is disabled; enable it to accept triggers again.');
-  return webhook;
-}
+const unknownToken = () => new AppError('not_found', 'No webhook has this trigger URL.');
+const disabled = () => new AppError('webhook_disabled', 'This webhook is disabled; enable it to accept triggers again.');
 
-export function createTriggersService(context: ServiceContext, runs: RunsService, batcher: CommitBatcher) {
+export function createTriggersService(context: ServiceContext, runs: RunsService, batcher: CommitBatcher, directory: WebhookDirectory) {
   const { store } = context;
 
   return {
-    /** The webhook a token opens; checked before any body is read. */
-    open: (token: string): WebhookRecord => openable(store.webhooks.findByTokenHash(sha256Hex(token)), token),
+    /** The webhook a token opens, enabled or not; checked before any body is read. */
+    find(token: string): WebhookRecord {
+      const webhook = directory.find(token);
+      if (!webhook) throw unknownToken();
+      return webhook;
+    },
 
-    accept(webhook: WebhookRecord, delivery: TriggerDelivery): Promise<TriggerResult> {
+    assertEnabled(webhook: WebhookRecord): void {
+      if (!webhook.enabled) throw disabled();
+    },
+
+    accept(token: string, delivery: TriggerDelivery): Promise<TriggerResult> {
       const receivedAt = context.now();
       return batcher.write((): TriggerResult => {
-        // Looked up again inside the transaction: a token regenerated or a webhook disabled
+        // Looked up again at commit time: a token regenerated or a webhook disabled or deleted
         // since the request arrived wins.
-        const current = openable(store.webhooks.get(webhook.id), webhook.token);
-        let replayedRunId: string | undefined;
+        const webhook = directory.find(token);
+        if (!webhook) throw unknownToken();
+        if (!webhook.enabled) throw disabled();
         if (delivery.idempotencyKey) {
           const since = new Date(receivedAt.getTime() - idempotencyWindowMs).toISOString();
-          replayedRunId = store.deliveries.runForKey(current.id, delivery.idempotencyKey, since);
+          const earlier = store.runs.findByIdempotencyKey(webhook.id, delivery.idempotencyKey, since);
+          if (earlier) return { run: { id: earlier.id, status: earlier.status, threadId: earlier.threadId }, replayed: true };
         }
-        const replayed = replayedRunId === undefined ? undefined : store.runs.get(replayedRunId);
-        const run =
-          replayed ??
-          runs.enqueue(
-              { instanceId: current.instanceId, threadId: current.threadId, source: 'webhook', sourceId: current.id, prompt: renderTemplate(current.promptTemplate, delivery.payload) },
-              receivedAt,
-            );
-        store.deliveries.insert({
-          id: newId('dlv', receivedAt.getTime()),
-          webhookId: current.id,
-          receivedAt: receivedAt.toISOString(),
-          method: delivery.method,
-          contentType: delivery.contentType,
-          bytes: delivery.bytes,
-          status: replayed ? 200 : 202,
-          runId: run.id,
-          idempotencyKey: delivery.idempotencyKey,
-        });
-        return { run: { id: run.id, status: run.status, threadId: run.threadId }, replayed: replayed !== undefined };
+        const run = runs.enqueue(
+          {
+            instanceId: webhook.instanceId,
+            threadId: webhook.threadId,
+            source: 'webhook',
+            sourceId: webhook.id,
+            prompt: renderTemplate(webhook.promptTemplate, delivery.payload),
+            idempotencyKey: delivery.idempotencyKey,
+          },
+          receivedAt,
+        );
+        return { run: { id: run.id, status: run.status, threadId: run.threadId }, replayed: false };
+      });
+    },
+
+    /** Records a request a known webhook refused, for the sender's owner to see why. */
+    recordRefusal(webhook: WebhookRecord, request: { method: string; contentType: string | null; error: AppError }): void {
+      const receivedAt = context.now();
+      store.deliveries.insertRefused({
+        id: newId('dlv', receivedAt.getTime()),
+        webhookId: webhook.id,
+        receivedAt: receivedAt.toISOString(),
+        method: request.method,
+        contentType: request.contentType,
+        status: request.error.status,
+        errorCode: request.error.code,
       });
     },
   };

@@ -6,10 +6,11 @@ import { newId, randomToken, sha256Hex } from '../ids';
 import type { WebhookRecord } from '../store/repositories/webhooks';
 import { type ServiceContext, isoNow } from './context';
 import type { InstancesService } from './instances';
+import type { WebhookDirectory } from './webhook-directory';
 
 export const triggerPath = (token: string): string => `/api/webhooks/trigger/${token}`;
 
-export function createWebhooksService(context: ServiceContext, instances: InstancesService) {
+export function createWebhooksService(context: ServiceContext, instances: InstancesService, directory: WebhookDirectory) {
   const { store } = context;
 
   const present = (record: WebhookRecord): Webhook => ({ ...record, triggerUrl: context.baseUrl() + triggerPath(record.token) });
@@ -20,20 +21,29 @@ export function createWebhooksService(context: ServiceContext, instances: Instan
     return found;
   }
 
-  const save = (webhook: WebhookRecord): void => store.webhooks.save(webhook, sha256Hex(webhook.token));
+  /** Writes the webhook; the directory learns of it once the caller's transaction committed. */
+  function saved(write: () => WebhookRecord): Webhook {
+    const webhook = store.transaction(() => {
+      const record = write();
+      store.webhooks.save(record, sha256Hex(record.token));
+      return record;
+    });
+    directory.put(webhook);
+    return present(webhook);
+  }
 
   return {
     list: (): Webhook[] => store.webhooks.list().map(present),
     get: (id: string): Webhook => present(record(id)),
 
     create(input: z.output<typeof WebhookCreate>): Webhook {
-      return store.transaction(() => {
+      return saved(() => {
         const instance = instances.target(input.instanceId);
         const now = isoNow(context);
         const id = newId('whk');
         const threadId = newId('thr');
         store.threads.insert(threadId, 'webhook', id, now);
-        const created: WebhookRecord = {
+        return {
           id,
           name: input.name,
           promptTemplate: input.promptTemplate,
@@ -44,15 +54,13 @@ export function createWebhooksService(context: ServiceContext, instances: Instan
           createdAt: now,
           updatedAt: now,
         };
-        save(created);
-        return present(created);
       });
     },
 
     update(id: string, patch: z.output<typeof WebhookUpdate>): Webhook {
-      return store.transaction(() => {
+      return saved(() => {
         const current = record(id);
-        const updated: WebhookRecord = {
+        return {
           ...current,
           name: patch.name ?? current.name,
           promptTemplate: patch.promptTemplate ?? current.promptTemplate,
@@ -61,8 +69,6 @@ export function createWebhooksService(context: ServiceContext, instances: Instan
           instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
           updatedAt: isoNow(context),
         };
-        save(updated);
-        return present(updated);
       });
     },
 
@@ -72,6 +78,7 @@ export function createWebhooksService(context: ServiceContext, instances: Instan
         store.webhooks.delete(id);
         store.threads.delete(current.threadId);
       });
+      directory.remove(id);
     },
   };
 }

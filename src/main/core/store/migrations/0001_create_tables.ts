@@ -11,7 +11,6 @@ CREATE TABLE instances (
   agent         TEXT NOT NULL,
   workspace_dir TEXT NOT NULL,
   is_default    INTEGER NOT NULL DEFAULT 0,
-  last_line     INTEGER NOT NULL DEFAULT 0,
   created_at    TEXT NOT NULL,
   updated_at    TEXT NOT NULL
 ) STRICT;
@@ -65,6 +64,7 @@ CREATE TABLE runs (
   error         TEXT,
   scheduled_for TEXT,
   attempt       INTEGER NOT NULL DEFAULT 1,
+  idempotency_key TEXT,
   created_at    TEXT NOT NULL,
   started_at    TEXT,
   finished_at   TEXT
@@ -72,6 +72,7 @@ CREATE TABLE runs (
 CREATE INDEX runs_by_source ON runs (source_id, created_at);
 CREATE INDEX runs_by_status ON runs (status, created_at);
 CREATE INDEX runs_by_thread ON runs (thread_id);
+CREATE INDEX runs_by_idempotency_key ON runs (source_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
 CREATE TABLE messages (
   seq        INTEGER PRIMARY KEY,
@@ -84,6 +85,12 @@ CREATE TABLE messages (
 ) STRICT;
 CREATE INDEX messages_by_thread ON messages (thread_id, seq);
 CREATE INDEX messages_by_run ON messages (run_id);
+
+-- The last line number per instance, in a narrow row of its own: taking a number rewrites only it.
+CREATE TABLE activity_heads (
+  instance_id TEXT PRIMARY KEY REFERENCES instances (id) ON DELETE CASCADE,
+  last_line   INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
 
 CREATE TABLE activity (
   instance_id  TEXT NOT NULL REFERENCES instances (id) ON DELETE CASCADE,
@@ -108,19 +115,17 @@ CREATE TABLE api_keys (
   revoked_at   TEXT
 ) STRICT;
 
+-- Trigger requests a webhook refused (disabled, too large, not JSON...). Accepted ones are its runs.
 CREATE TABLE deliveries (
-  id              TEXT PRIMARY KEY,
-  webhook_id      TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
-  received_at     TEXT NOT NULL,
-  method          TEXT NOT NULL,
-  content_type    TEXT,
-  bytes           INTEGER NOT NULL,
-  status          INTEGER NOT NULL,
-  run_id          TEXT,
-  idempotency_key TEXT
+  id           TEXT PRIMARY KEY,
+  webhook_id   TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+  received_at  TEXT NOT NULL,
+  method       TEXT NOT NULL,
+  content_type TEXT,
+  status       INTEGER NOT NULL,
+  error_code   TEXT NOT NULL
 ) STRICT;
 CREATE INDEX deliveries_by_webhook ON deliveries (webhook_id, received_at);
-CREATE INDEX deliveries_by_key ON deliveries (webhook_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
 
 CREATE TABLE settings (
   key   TEXT PRIMARY KEY,

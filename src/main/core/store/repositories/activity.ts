@@ -16,10 +16,11 @@ export interface NewActivityLine {
 }
 
 export function createActivityRepository(db: Database.Database) {
-  // The counter lives on the instance row, so taking a line number and writing the line happen in
-  // the caller's transaction: two writers can never take the same line or leave a gap.
+  // Taking a line number and writing the line happen in the caller's transaction: two writers
+  // can never take the same line or leave a gap.
   const nextLine = db.prepare<[string], { last_line: number }>(
-    'UPDATE instances SET last_line = last_line + 1 WHERE id = ? RETURNING last_line',
+    `INSERT INTO activity_heads (instance_id, last_line) VALUES (?, 1)
+     ON CONFLICT (instance_id) DO UPDATE SET last_line = last_line + 1 RETURNING last_line`,
   );
   const insert = db.prepare(`INSERT INTO activity (instance_id, line, run_id, kind, label, display_text, raw, timestamp)
     VALUES (@instanceId, @line, @runId, @kind, @label, @displayText, @raw, @timestamp)`);
@@ -27,8 +28,7 @@ export function createActivityRepository(db: Database.Database) {
   return {
     /** Appends one line; call inside a transaction. Returns its line number. */
     append(entry: NewActivityLine): number {
-      const taken = nextLine.get(entry.instanceId);
-      if (!taken) throw new Error(`No instance ${entry.instanceId} to append activity to`);
+      const taken = nextLine.get(entry.instanceId)!;
       insert.run({ ...entry, line: taken.last_line });
       return taken.last_line;
     },

@@ -1,31 +1,22 @@
-// deliveries table: the request log of each webhook, and the memory behind Idempotency-Key.
+// deliveries table: trigger requests a known webhook refused, so a user can see why a sender failed.
 import type Database from 'better-sqlite3';
 
-export interface NewDelivery {
+export interface RefusedDelivery {
   id: string;
   webhookId: string;
   receivedAt: string;
   method: string;
   contentType: string | null;
-  bytes: number;
   status: number;
-  runId: string | null;
-  idempotencyKey: string | null;
+  errorCode: string;
 }
 
 export function createDeliveriesRepository(db: Database.Database) {
-  const insert = db.prepare(`INSERT INTO deliveries (id, webhook_id, received_at, method, content_type, bytes, status, run_id, idempotency_key)
-    VALUES (@id, @webhookId, @receivedAt, @method, @contentType, @bytes, @status, @runId, @idempotencyKey)`);
-  const byKey = db.prepare<[string, string, string], { run_id: string }>(
-    `SELECT run_id FROM deliveries
-     WHERE webhook_id = ? AND idempotency_key = ? AND received_at >= ? AND run_id IS NOT NULL
-     ORDER BY received_at LIMIT 1`,
-  );
+  const insert = db.prepare(`INSERT INTO deliveries (id, webhook_id, received_at, method, content_type, status, error_code)
+    VALUES (@id, @webhookId, @receivedAt, @method, @contentType, @status, @errorCode)`);
 
   return {
-    insert: (delivery: NewDelivery): void => void insert.run(delivery),
-    /** The run an earlier delivery with this key started, if it came at or after `since`. */
-    runForKey: (webhookId: string, key: string, since: string): string | undefined => byKey.get(webhookId, key, since)?.run_id,
+    insertRefused: (delivery: RefusedDelivery): void => void insert.run(delivery),
   };
 }
 

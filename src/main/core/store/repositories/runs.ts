@@ -42,8 +42,10 @@ export interface RunFilter {
 const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, created_at, started_at, finished_at, error';
 
 export function createRunsRepository(db: Database.Database) {
-  const insert = db.prepare(`INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, created_at)
-    VALUES (@id, @instanceId, @threadId, @source, @sourceId, @status, @prompt, @createdAt)`);
+  const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string]>(
+    `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, idempotency_key, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const get = db.prepare<[string], RunRow>(`SELECT ${columns} FROM runs WHERE id = ?`);
   const list = db.prepare<{ source: string | null; sourceId: string | null; status: string | null; limit: number }, RunRow>(
     `SELECT ${columns} FROM runs
@@ -54,9 +56,18 @@ export function createRunsRepository(db: Database.Database) {
     'SELECT created_at, status FROM runs WHERE source_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
   );
 
+  const byIdempotencyKey = db.prepare<[string, string, string], RunRow>(
+    `SELECT ${columns} FROM runs WHERE source_id = ? AND idempotency_key = ? AND created_at >= ? ORDER BY created_at LIMIT 1`,
+  );
+
   return {
-    insert(run: Run): void {
-      insert.run(run);
+    insert(run: Run, idempotencyKey: string | null = null): void {
+      insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, idempotencyKey, run.createdAt);
+    },
+    /** The run an earlier request with this Idempotency-Key started for the same source since `since`. */
+    findByIdempotencyKey(sourceId: string, key: string, since: string): Run | undefined {
+      const row = byIdempotencyKey.get(sourceId, key, since);
+      return row && toRun(row);
     },
     get(id: string): Run | undefined {
       const row = get.get(id);

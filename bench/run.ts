@@ -1,0 +1,12 @@
+// `npm run bench`: every benchmark, one JSON object per line on stdout.
+import { triggerIngest } from './trigger-ingest';
+
+const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
+  'trigger-ingest': triggerIngest,
+};
+
+const only = process.argv[2];
+for (const [name, run] of Object.entries(benchmarks)) {
+  if (only && only !== name) continue;
+  process.stdout.write(`${JSON.stringify(await run())}\n`);
+}

@@ -1,0 +1,30 @@
+// Builds the Electron main process (with the headless CLI as a second entry), the preload and
+// the React renderer. `npm run build` works without the Electron binary.
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: {
+        input: { index: resolve('src/main/index.ts'), cli: resolve('src/main/cli.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      // A sandboxed preload must be one CommonJS file.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    plugins: [react()],
+    build: { rollupOptions: { input: resolve('src/renderer/index.html') } },
+  },
+});

@@ -1,0 +1,43 @@
+// Lint: typescript-eslint with type information (TypeScript 6: the native TypeScript 7 has no
+// JavaScript API for typed rules), plus the boundary rules of STYLE.md.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const noElectron = { name: 'electron', message: 'The core and the contract run under plain Node: no electron here.' };
+const nodeBuiltins = { group: ['node:*', 'better-sqlite3', 'fastify', 'pino'], message: 'Shared and renderer code runs in the browser: no Node modules.' };
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      globals: { ...globals.node },
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      // Fastify hooks and handlers are async to report errors by throwing, whether or not they await.
+      '@typescript-eslint/require-await': 'off',
+      '@typescript-eslint/ban-ts-comment': ['error', { 'ts-ignore': 'allow-with-description', 'ts-expect-error': 'allow-with-description' }],
+    },
+  },
+  {
+    files: ['src/main/core/**', 'src/shared/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron] }] },
+  },
+  {
+    files: ['src/shared/**', 'src/renderer/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [nodeBuiltins] }] },
+  },
+  {
+    files: ['src/renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['eslint.config.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);
