@@ -61,6 +61,6 @@ export function parseInput<Op extends Operation>(operation: Op, raw: { params?: 
   return {
     params: parsePart(operation.params, raw.params ?? {}, 'params'),
     query: parsePart(operation.query, raw.query ?? {}, 'query'),
-    body: takesBody ? parsePart(operation.body, raw.body ?? {}, 'body') : undefined,
+    body: takesBody ? parsePart(operation.body, raw.body === undefined ? {} : raw.body, 'body') : undefined,
   } as OperationInput<Op>;
 }

@@ -13,6 +13,7 @@ import { ensurePrivateDir } from './store/database';
 
 export const version: string = packageJson.version;
 export const defaultPort = 7321;
+const closeGraceMs = 5_000;
 
 export interface CoreOptions {
   dataDir: string;
@@ -80,8 +81,15 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     },
     dataDir,
     async close() {
-      await listening.close();
-      store.close();
+      // In-flight requests get a grace period to finish; a client that stalls mid-request
+      // does not hold the shutdown hostage.
+      const cutOff = setTimeout(() => listening.server.closeAllConnections(), closeGraceMs);
+      try {
+        await listening.close();
+      } finally {
+        clearTimeout(cutOff);
+        store.close();
+      }
     },
   };
 }

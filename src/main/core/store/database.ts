@@ -24,7 +24,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   try {
     db.pragma('journal_mode = WAL');
     // FULL: a trigger answered 202 survives a power cut; group commit keeps the fsyncs few.
-    db.pragma(process.env.SYNC_MODE ?? 'synchronous = FULL');
+    db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db, migrations);

@@ -1,0 +1,42 @@
+// Runs and threads as the trigger and "run now" leave them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Run, Thread } from '../../src/shared/contract';
+import { type TestCore, request, startTestCore } from '../support/core';
+
+let t: TestCore;
+beforeAll(async () => {
+  t = await startTestCore();
+});
+afterAll(() => t.close());
+
+describe('runs', () => {
+  it('lists newest first, filtered by source, source id and status', async () => {
+    const hook = (await t.api('POST', '/api/webhooks', { name: 'h', promptTemplate: '{{payload}}' })).body.webhook;
+    const automation = (await t.api('POST', '/api/automations', { name: 'a', prompt: 'p', cronExpression: '@daily' })).body.automation;
+    const first = await request(`${t.url}/api/webhooks/trigger/${hook.token}`, { method: 'POST', body: 'one' });
+    const second = await request(`${t.url}/api/webhooks/trigger/${hook.token}`, { method: 'POST', body: 'two' });
+    await t.api('POST', `/api/automations/${automation.id}/run`);
+
+    const byHook = (await t.api('GET', `/api/runs?sourceId=${hook.id}`)).body.runs as Run[];
+    expect(byHook.map((r) => r.id)).toEqual([second.body.run.id, first.body.run.id]);
+    for (const run of byHook) Run.parse(run);
+    expect(byHook.map((r) => r.prompt)).toEqual(['two', 'one']);
+
+    const automationRuns = (await t.api('GET', '/api/runs?source=automation')).body.runs as Run[];
+    expect(automationRuns.every((r) => r.source === 'automation')).toBe(true);
+    expect((await t.api('GET', '/api/runs?status=succeeded')).body.runs).toEqual([]);
+    expect((await t.api('GET', '/api/runs?limit=1')).body.runs).toHaveLength(1);
+  });
+
+  it('answers 404 for an unknown run or thread', async () => {
+    expect((await t.api('GET', '/api/runs/run_nope')).status).toBe(404);
+    expect((await t.api('GET', '/api/threads/thr_nope')).status).toBe(404);
+  });
+
+  it('serves the thread an automation owns', async () => {
+    const automation = (await t.api('POST', '/api/automations', { name: 'a', prompt: 'p', cronExpression: '@daily' })).body.automation;
+    const response = await t.api('GET', `/api/threads/${automation.threadId}`);
+    expect(response.status).toBe(200);
+    expect(Thread.parse(response.body.thread)).toMatchObject({ id: automation.threadId, ownerType: 'automation', ownerId: automation.id, hasMore: false });
+  });
+});

@@ -1,0 +1,67 @@
+// A real core for a test: a temp data folder, a real SQLite file, a real HTTP listener on a free
+// loopback port, and an API key. Each test file owns its own.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Core, createCore } from '../../src/main/core';
+import { silentLogger } from '../../src/main/core/logger';
+
+export interface TestCore {
+  core: Core;
+  url: string;
+  key: string;
+  dataDir: string;
+  /** fetch against the core with the API key unless `headers.authorization` says otherwise. */
+  api(method: string, route: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
+  close(): Promise<void>;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // The tests read fields of many shapes; each asserts what it expects.
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  text: string;
+}
+
+export function tempDir(prefix = 'steward-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function request(url: string, init: RequestInit): Promise<ApiResponse> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = undefined;
+  if (text !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+export async function startTestCore(options: { now?: () => Date } = {}): Promise<TestCore> {
+  const dataDir = tempDir();
+  const core = await createCore({ dataDir, port: 0, logger: silentLogger(), now: options.now });
+  const { key } = core.services.apiKeys.create('test');
+  return {
+    core,
+    url: core.url,
+    key,
+    dataDir,
+    api(method, route, body, headers = {}) {
+      const init: RequestInit = { method, headers: { authorization: `Bearer ${key}`, ...headers } };
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+      }
+      return request(core.url + route, init);
+    },
+    async close() {
+      await core.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
