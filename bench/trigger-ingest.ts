@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { runCli, startBareServer, startDaemon } from './processes';
+import { runCli, startBareServer, startDaemon } from '../test/support/processes';
 
 const connections = 50;
 const durationSeconds = Number(process.env.BENCH_SECONDS ?? 10);

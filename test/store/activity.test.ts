@@ -1,0 +1,51 @@
+// The activity log: line numbers per instance from 1, no gaps, no duplicates, across instances.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServices } from '../../src/main/core/services';
+import { silentLogger } from '../../src/main/core/logger';
+import { type Store, openStore } from '../../src/main/core/store';
+import { tempDir } from '../support/core';
+
+let dir: string;
+let store: Store;
+beforeEach(() => {
+  dir = tempDir('steward-activity-');
+  store = openStore(path.join(dir, 'steward.db'));
+});
+afterEach(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('activity lines', () => {
+  it('number each instance from 1 without gaps, interleaved with others', () => {
+    const services = createServices({ store, now: () => new Date(), logger: silentLogger(), dataDir: dir, baseUrl: () => 'http://127.0.0.1:1' });
+    const a = services.instances.ensureDefault();
+    const b = services.instances.create({ name: 'B' });
+    const line = (instanceId: string, n: number) =>
+      store.transaction(() =>
+        store.activity.append({ instanceId, runId: null, kind: 'system', label: '', displayText: `line ${n}`, raw: '{}', timestamp: new Date().toISOString() }),
+      );
+    const taken: Record<string, number[]> = { [a.id]: [], [b.id]: [] };
+    for (let n = 0; n < 50; n++) {
+      const instance = n % 3 === 0 ? b.id : a.id;
+      taken[instance]!.push(line(instance, n));
+    }
+    for (const lines of Object.values(taken)) expect(lines).toEqual(lines.map((_, i) => i + 1));
+  });
+
+  it('a rolled-back append leaves no gap', () => {
+    const services = createServices({ store, now: () => new Date(), logger: silentLogger(), dataDir: dir, baseUrl: () => 'http://127.0.0.1:1' });
+    const { id } = services.instances.ensureDefault();
+    const append = () => store.activity.append({ instanceId: id, runId: null, kind: 'system', label: '', displayText: 'x', raw: '{}', timestamp: new Date().toISOString() });
+    expect(store.transaction(append)).toBe(1);
+    expect(() =>
+      store.transaction(() => {
+        append();
+        throw new Error('abandon');
+      }),
+    ).toThrow('abandon');
+    expect(store.transaction(append)).toBe(2);
+  });
+});

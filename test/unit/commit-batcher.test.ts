@@ -1,0 +1,61 @@
+// Group commit: concurrent writes share a transaction; a refusal or a failure stays with its caller.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCommitBatcher } from '../../src/main/core/services/commit-batcher';
+import { type Store, openStore } from '../../src/main/core/store';
+import { AppError } from '../../src/shared/errors';
+import { tempDir } from '../support/core';
+
+let dir: string;
+let store: Store;
+beforeEach(() => {
+  dir = tempDir('steward-batch-');
+  store = openStore(path.join(dir, 'steward.db'));
+});
+afterEach(() => {
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const put = (key: string) => () => store.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(key, '1').changes;
+const keys = () => store.db.prepare<[], { key: string }>('SELECT key FROM settings ORDER BY key').all().map((row) => row.key);
+
+describe('commit batcher', () => {
+  it('commits writes made in the same tick in one transaction', async () => {
+    const batcher = createCommitBatcher(store);
+    const transactions = vi.spyOn(store, 'transaction');
+    const writes = Array.from({ length: 20 }, (_, i) => batcher.write(put(`k${String(i).padStart(2, '0')}`)));
+    expect(keys()).toEqual([]); // nothing is written before the batch runs
+    await Promise.all(writes);
+    expect(keys()).toHaveLength(20);
+    expect(transactions).toHaveBeenCalledTimes(1);
+  });
+
+  it('rejects a refused write alone and commits the rest', async () => {
+    const batcher = createCommitBatcher(store);
+    const results = await Promise.allSettled([
+      batcher.write(put('a')),
+      batcher.write(() => {
+        throw new AppError('not_found', 'no such thing');
+      }),
+      batcher.write(put('b')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(keys()).toEqual(['a', 'b']);
+  });
+
+  it('retries the others alone when one write fails unexpectedly, leaving none of the failed one', async () => {
+    const batcher = createCommitBatcher(store);
+    const results = await Promise.allSettled([
+      batcher.write(put('a')),
+      batcher.write(() => {
+        put('half')();
+        put('a')(); // a duplicate key: the write fails after it wrote something
+      }),
+      batcher.write(put('b')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(keys()).toEqual(['a', 'b']);
+  });
+});
