@@ -24,7 +24,7 @@ describe('errors', () => {
 
   it('bodies that are not JSON objects', async () => {
     expectError(await t.api('POST', '/api/automations', '{"name":'), 400, 'invalid_json');
-    expectError(await t.api('POST', '/api/automations', ''), 400, 'invalid_json');
+    expectError(await t.api('POST', '/api/automations', '{}'), 400, 'missing_field');
     expectError(await t.api('POST', '/api/automations', '"a string"'), 400, 'invalid_body');
     expectError(await t.api('POST', '/api/automations', '[]'), 400, 'invalid_body');
     expectError(await t.api('POST', '/api/automations', 'null'), 400, 'invalid_body');
@@ -32,12 +32,21 @@ describe('errors', () => {
     expectError(await t.api('POST', '/api/automations', 'name=x', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
   });
 
+  it('an empty body is no body, whatever its Content-Type', async () => {
+    const created = (await t.api('POST', '/api/automations', { name: 'a', prompt: 'p', cronExpression: '@daily' })).body.automation;
+    expect((await t.api('POST', `/api/automations/${created.id}/run`, '', { 'content-type': 'application/json' })).status).toBe(202);
+    expect((await t.api('DELETE', `/api/automations/${created.id}`, '', { 'content-type': 'text/plain' })).status).toBe(204);
+    expectError(await t.api('POST', '/api/automations', '', { 'content-type': 'application/json' }), 400, 'missing_field');
+  });
+
   it('a body over 1 MiB on the management API is 413', async () => {
     const huge = JSON.stringify({ name: 'x', prompt: 'p'.repeat(1_100_000), cronExpression: '@daily' });
     expectError(await t.api('POST', '/api/automations', huge), 413, 'payload_too_large');
   });
 
-  it('query parameters are checked too', async () => {
+  it('query parameters are checked where an operation takes them, and ignored where it takes none', async () => {
+    expect((await t.api('GET', '/api/health?_=123')).status).toBe(200);
+    expect((await t.api('GET', '/api/automations?cachebust=1')).status).toBe(200);
     expectError(await t.api('GET', '/api/runs?status=flying'), 400, 'invalid_field');
     expectError(await t.api('GET', '/api/runs?limit=0'), 400, 'invalid_field');
     expectError(await t.api('GET', '/api/runs?colour=red'), 400, 'unknown_field');

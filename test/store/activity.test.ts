@@ -30,7 +30,7 @@ describe('activity lines', () => {
     const taken: Record<string, number[]> = { [a.id]: [], [b.id]: [] };
     for (let n = 0; n < 50; n++) {
       const instance = n % 3 === 0 ? b.id : a.id;
-      taken[instance]!.push(line(instance, n));
+      taken[instance].push(line(instance, n));
     }
     for (const lines of Object.values(taken)) expect(lines).toEqual(lines.map((_, i) => i + 1));
   });

@@ -29,7 +29,7 @@ describe('migrations', () => {
     );
     const recorded = db.prepare('SELECT version, name, checksum FROM schema_migrations').all();
     expect(recorded).toEqual(migrations.map((m) => ({ version: m.version, name: m.name, checksum: checksum(m.sql) })));
-    const strict = db.prepare<[], { name: string; strict: number }>('SELECT name, strict FROM pragma_table_list WHERE schema = ? ').all('main');
+    const strict = db.prepare<[string], { name: string; strict: number }>('SELECT name, strict FROM pragma_table_list WHERE schema = ?').all('main');
     for (const table of strict.filter((t) => !t.name.startsWith('sqlite_'))) expect(table.strict, table.name).toBe(1);
     db.close();
   });

@@ -20,7 +20,7 @@ export interface ApiResponse {
   status: number;
   headers: Headers;
   // The tests read fields of many shapes; each asserts what it expects.
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
   text: string;
 }
 

@@ -66,7 +66,7 @@ export async function startDaemon(dataDir: string, args: string[] = ['--port', '
   });
   const output = collect(child);
   const match = await waitForLine(child, /listening on (http:\/\/\S+)/);
-  return { url: match[1]!, process: child, output, stop: stopper(child) };
+  return { url: match[1], process: child, output, stop: stopper(child) };
 }
 
 export async function startBareServer(): Promise<Server> {

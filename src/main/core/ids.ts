@@ -20,8 +20,8 @@ function encodeTime(time: number): string {
 
 function incrementRandom(): void {
   for (let i = lastRandom.length - 1; i >= 0; i--) {
-    if (lastRandom[i]! < 31) {
-      lastRandom[i]!++;
+    if (lastRandom[i] < 31) {
+      lastRandom[i]++;
       return;
     }
     lastRandom[i] = 0;
@@ -32,7 +32,7 @@ export function ulid(now: number = Date.now()): string {
   if (now > lastTime) {
     lastTime = now;
     const bytes = randomBytes(16);
-    for (let i = 0; i < 16; i++) lastRandom[i] = bytes[i]! & 31;
+    for (let i = 0; i < 16; i++) lastRandom[i] = bytes[i] & 31;
   } else {
     incrementRandom();
   }

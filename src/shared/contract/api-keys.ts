@@ -1,6 +1,6 @@
 // API keys for the management API: the secret is shown once, at creation.
 import { z } from 'zod';
-import { Id, IdParams, Name, NoInput, Timestamp, defineOperation } from './common';
+import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 
 export const apiKeyPrefix = 'stw_';
 
@@ -18,16 +18,16 @@ export const ApiKeyCreate = z.strictObject({ name: Name });
 export const apiKeyOperations = {
   'keys.list': defineOperation({
     name: 'keys.list', method: 'GET', path: '/api/keys', summary: 'List API keys that are not revoked',
-    auth: true, status: 200, params: NoInput, query: NoInput, body: z.undefined(),
+    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
     output: z.object({ apiKeys: z.array(ApiKey) }),
   }),
   'keys.create': defineOperation({
     name: 'keys.create', method: 'POST', path: '/api/keys', summary: 'Create an API key; `key` is shown this once',
-    auth: true, status: 201, params: NoInput, query: NoInput, body: ApiKeyCreate,
+    auth: true, status: 201, params: NoInput, query: NoQuery, body: ApiKeyCreate,
     output: z.object({ apiKey: ApiKey, key: z.string().startsWith(apiKeyPrefix) }),
   }),
   'keys.revoke': defineOperation({
     name: 'keys.revoke', method: 'DELETE', path: '/api/keys/{id}', summary: 'Revoke an API key at once',
-    auth: true, status: 204, params: IdParams, query: NoInput, body: z.undefined(), output: null,
+    auth: true, status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
   }),
 };

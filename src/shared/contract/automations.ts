@@ -1,7 +1,7 @@
 // Automations: a fixed prompt sent to an instance on a cron schedule (seed "Automation").
 import { z } from 'zod';
 import { cronProblem, isValidTimezone } from '../cron';
-import { Id, IdParams, Name, NoInput, Timestamp, defineOperation } from './common';
+import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 import { Run, RunStatus } from './runs';
 
 export const CronExpression = z.string().superRefine((value, ctx) => {
@@ -57,27 +57,27 @@ const AutomationEnvelope = z.object({ automation: Automation });
 export const automationOperations = {
   'automations.list': defineOperation({
     name: 'automations.list', method: 'GET', path: '/api/automations', summary: 'List automations',
-    auth: true, status: 200, params: NoInput, query: NoInput, body: z.undefined(),
+    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
     output: z.object({ automations: z.array(Automation) }),
   }),
   'automations.create': defineOperation({
     name: 'automations.create', method: 'POST', path: '/api/automations', summary: 'Create an automation',
-    auth: true, status: 201, params: NoInput, query: NoInput, body: AutomationCreate, output: AutomationEnvelope,
+    auth: true, status: 201, params: NoInput, query: NoQuery, body: AutomationCreate, output: AutomationEnvelope,
   }),
   'automations.get': defineOperation({
     name: 'automations.get', method: 'GET', path: '/api/automations/{id}', summary: 'Get an automation',
-    auth: true, status: 200, params: IdParams, query: NoInput, body: z.undefined(), output: AutomationEnvelope,
+    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: AutomationEnvelope,
   }),
   'automations.update': defineOperation({
     name: 'automations.update', method: 'PUT', path: '/api/automations/{id}', summary: 'Update an automation; omitted fields stay unchanged',
-    auth: true, status: 200, params: IdParams, query: NoInput, body: AutomationUpdate, output: AutomationEnvelope,
+    auth: true, status: 200, params: IdParams, query: NoQuery, body: AutomationUpdate, output: AutomationEnvelope,
   }),
   'automations.delete': defineOperation({
     name: 'automations.delete', method: 'DELETE', path: '/api/automations/{id}', summary: 'Delete an automation, its thread and its runs',
-    auth: true, status: 204, params: IdParams, query: NoInput, body: z.undefined(), output: null,
+    auth: true, status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
   }),
   'automations.run': defineOperation({
     name: 'automations.run', method: 'POST', path: '/api/automations/{id}/run', summary: 'Queue a run of the automation now',
-    auth: true, status: 202, params: IdParams, query: NoInput, body: NoInput, output: z.object({ run: Run }),
+    auth: true, status: 202, params: IdParams, query: NoQuery, body: NoInput, output: z.object({ run: Run }),
   }),
 };

@@ -10,6 +10,8 @@ export const Name = z.string().trim().min(1, 'must not be empty').max(200, 'must
 
 export const IdParams = z.strictObject({ id: z.string().min(1) });
 export const NoInput = z.strictObject({});
+/** For operations that take no query parameters: a query string is ignored, as most APIs do. */
+export const NoQuery = z.object({});
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

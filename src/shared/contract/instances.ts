@@ -1,7 +1,7 @@
 // Instances: named agents with a status, image tag, avatar and fqdn (seed "Instance").
 import { z } from 'zod';
 import { AgentConfig } from './agents';
-import { Id, IdParams, Name, NoInput, Timestamp, defineOperation } from './common';
+import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 
 export const instanceStatuses = ['provisioning', 'running', 'stopped', 'error'] as const;
 
@@ -56,23 +56,23 @@ const InstanceEnvelope = z.object({ instance: Instance });
 export const instanceOperations = {
   'instances.list': defineOperation({
     name: 'instances.list', method: 'GET', path: '/api/instances', summary: 'List instances',
-    auth: true, status: 200, params: NoInput, query: NoInput, body: z.undefined(),
+    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
     output: z.object({ instances: z.array(Instance) }),
   }),
   'instances.create': defineOperation({
     name: 'instances.create', method: 'POST', path: '/api/instances', summary: 'Create an instance',
-    auth: true, status: 201, params: NoInput, query: NoInput, body: InstanceCreate, output: InstanceEnvelope,
+    auth: true, status: 201, params: NoInput, query: NoQuery, body: InstanceCreate, output: InstanceEnvelope,
   }),
   'instances.get': defineOperation({
     name: 'instances.get', method: 'GET', path: '/api/instances/{id}', summary: 'Get an instance',
-    auth: true, status: 200, params: IdParams, query: NoInput, body: z.undefined(), output: InstanceEnvelope,
+    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: InstanceEnvelope,
   }),
   'instances.update': defineOperation({
     name: 'instances.update', method: 'PATCH', path: '/api/instances/{id}', summary: 'Rename an instance or change its avatar',
-    auth: true, status: 200, params: IdParams, query: NoInput, body: InstancePatch, output: InstanceEnvelope,
+    auth: true, status: 200, params: IdParams, query: NoQuery, body: InstancePatch, output: InstanceEnvelope,
   }),
   'instances.delete': defineOperation({
     name: 'instances.delete', method: 'DELETE', path: '/api/instances/{id}', summary: 'Delete an instance no automation or webhook targets',
-    auth: true, status: 204, params: IdParams, query: NoInput, body: z.undefined(), output: null,
+    auth: true, status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
   }),
 };

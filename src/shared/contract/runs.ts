@@ -1,6 +1,6 @@
 // Runs (one execution of one prompt on one instance) and threads (the chat history they land in).
 import { z } from 'zod';
-import { Id, IdParams, NoInput, Timestamp, defineOperation } from './common';
+import { Id, IdParams, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 
 export const runStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted'] as const;
 export const RunStatus = z.enum(runStatuses);
@@ -70,7 +70,7 @@ export const runOperations = {
   }),
   'runs.get': defineOperation({
     name: 'runs.get', method: 'GET', path: '/api/runs/{id}', summary: 'Get a run',
-    auth: true, status: 200, params: IdParams, query: NoInput, body: z.undefined(), output: RunEnvelope,
+    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: RunEnvelope,
   }),
   'threads.get': defineOperation({
     name: 'threads.get', method: 'GET', path: '/api/threads/{id}', summary: 'Get a thread with a page of its messages',

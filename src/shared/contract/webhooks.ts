@@ -1,6 +1,6 @@
 // Webhooks: a secret trigger URL whose request body fills a prompt template (seed "Webhook").
 import { z } from 'zod';
-import { Id, IdParams, Name, NoInput, Timestamp, defineOperation } from './common';
+import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 import { RunStatus } from './runs';
 
 export const payloadPlaceholder = '{{payload}}';
@@ -55,29 +55,29 @@ const WebhookEnvelope = z.object({ webhook: Webhook });
 export const webhookOperations = {
   'webhooks.list': defineOperation({
     name: 'webhooks.list', method: 'GET', path: '/api/webhooks', summary: 'List webhooks',
-    auth: true, status: 200, params: NoInput, query: NoInput, body: z.undefined(),
+    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
     output: z.object({ webhooks: z.array(Webhook) }),
   }),
   'webhooks.create': defineOperation({
     name: 'webhooks.create', method: 'POST', path: '/api/webhooks', summary: 'Create a webhook; the response holds its token',
-    auth: true, status: 201, params: NoInput, query: NoInput, body: WebhookCreate, output: WebhookEnvelope,
+    auth: true, status: 201, params: NoInput, query: NoQuery, body: WebhookCreate, output: WebhookEnvelope,
   }),
   'webhooks.get': defineOperation({
     name: 'webhooks.get', method: 'GET', path: '/api/webhooks/{id}', summary: 'Get a webhook',
-    auth: true, status: 200, params: IdParams, query: NoInput, body: z.undefined(), output: WebhookEnvelope,
+    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: WebhookEnvelope,
   }),
   'webhooks.update': defineOperation({
     name: 'webhooks.update', method: 'PUT', path: '/api/webhooks/{id}', summary: 'Update a webhook; omitted fields stay unchanged',
-    auth: true, status: 200, params: IdParams, query: NoInput, body: WebhookUpdate, output: WebhookEnvelope,
+    auth: true, status: 200, params: IdParams, query: NoQuery, body: WebhookUpdate, output: WebhookEnvelope,
   }),
   'webhooks.delete': defineOperation({
     name: 'webhooks.delete', method: 'DELETE', path: '/api/webhooks/{id}', summary: 'Delete a webhook, its thread and its runs',
-    auth: true, status: 204, params: IdParams, query: NoInput, body: z.undefined(), output: null,
+    auth: true, status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
   }),
   'webhooks.trigger': defineOperation({
     name: 'webhooks.trigger', method: 'POST', path: '/api/webhooks/trigger/{token}',
     summary: `Trigger with a body (JSON or text, at most ${maxTriggerBytes} bytes) that replaces every ${payloadPlaceholder}. 200 with the original run when the Idempotency-Key was seen in the last 24 h.`,
-    auth: false, status: 202, params: TriggerParams, query: NoInput, body: z.unknown(), output: TriggerAccepted, customRoute: true,
+    auth: false, status: 202, params: TriggerParams, query: NoQuery, body: z.unknown(), output: TriggerAccepted, customRoute: true,
   }),
   'webhooks.triggerGet': defineOperation({
     name: 'webhooks.triggerGet', method: 'GET', path: '/api/webhooks/trigger/{token}',

@@ -9,6 +9,24 @@ import { createErrorHandler } from './errors';
 import { registerOperationRoutes } from './operation-routes';
 import { registerTriggerRoutes } from './trigger-routes';
 
+/**
+ * An empty body is no body, whatever Content-Type says: `curl -X DELETE -H 'Content-Type:
+ * application/json'` must work. Non-empty bodies must be JSON.
+ */
+function acceptEmptyBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') done(null, undefined);
+    else void parseJson(request, text, done);
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
+    if (body.length === 0) done(null, undefined);
+    else done(new AppError('unsupported_media_type', 'Send the request body as application/json.'), undefined);
+  });
+}
+
 export async function buildHttpApp(services: Services, handlers: Handlers, logger: Logger): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -19,6 +37,7 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
   });
   app.setErrorHandler(createErrorHandler(logger));
+  acceptEmptyBodies(app);
   app.setNotFoundHandler((request, reply) => {
     const error = new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
     void reply.code(404).send(error.toBody());

@@ -54,7 +54,7 @@ export function createCommitBatcher(store: Store) {
       outcomes = alone(batch);
     }
     batch.forEach((item, index) => {
-      const outcome = outcomes[index]!;
+      const outcome = outcomes[index];
       if (outcome.ok) item.resolve(outcome.value);
       else item.reject(outcome.error);
     });
