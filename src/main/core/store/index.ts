@@ -14,6 +14,8 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
   const db = openDatabase(file, options);
   return {
     db,
+    file,
+    nativeBinding: options.nativeBinding,
     activity: createActivityRepository(db),
     apiKeys: createApiKeysRepository(db),
     automations: createAutomationsRepository(db),
@@ -22,9 +24,14 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     runs: createRunsRepository(db),
     threads: createThreadsRepository(db),
     webhooks: createWebhooksRepository(db),
-    /** Runs `work` in one transaction (a savepoint when already inside one). */
+    /**
+     * Runs `work` in one transaction (a savepoint when already inside one). IMMEDIATE takes the
+     * write lock up front: another process may write the same file (`steward keys create` while
+     * the daemon runs), and a read that later turns into a write could otherwise fail at once
+     * with SQLITE_BUSY instead of waiting for the lock.
+     */
     transaction<T>(work: () => T): T {
-      return db.transaction(work)();
+      return db.transaction(work).immediate();
     },
     close: (): void => void db.close(),
   };

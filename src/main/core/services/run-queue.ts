@@ -1,0 +1,36 @@
+// Queuing a run: the one way a prompt enters the system, whether from a trigger, a schedule or
+// "run now". Pure over the store, so the trigger writer thread uses it as the main thread does.
+import type { Run, RunSource } from '../../../shared/contract';
+import { newId } from '../ids';
+import type { Store } from '../store';
+
+export interface RunRequest {
+  instanceId: string;
+  threadId: string;
+  source: RunSource;
+  sourceId: string | null;
+  prompt: string;
+  idempotencyKey?: string | null;
+}
+
+/**
+ * Writes one row, so a trigger costs one insert; the runner writes the prompt into the thread
+ * and the activity log when the agent receives it. Synchronous: the caller owns the transaction.
+ */
+export function enqueueRun(store: Store, request: RunRequest, at: Date): Run {
+  const run: Run = {
+    id: newId('run', at.getTime()),
+    instanceId: request.instanceId,
+    threadId: request.threadId,
+    source: request.source,
+    sourceId: request.sourceId,
+    status: 'queued',
+    prompt: request.prompt,
+    createdAt: at.toISOString(),
+    startedAt: null,
+    finishedAt: null,
+    error: null,
+  };
+  store.runs.insert(run, request.idempotencyKey ?? null);
+  return run;
+}
