@@ -14,8 +14,6 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
   const db = openDatabase(file, options);
   return {
     db,
-    file,
-    nativeBinding: options.nativeBinding,
     activity: createActivityRepository(db),
     apiKeys: createApiKeysRepository(db),
     automations: createAutomationsRepository(db),
