@@ -132,6 +132,27 @@ describe('POST trigger', () => {
   });
 });
 
+describe('refused requests', () => {
+  it('are logged for a known webhook with their status and code, so its owner can see why', async () => {
+    const hook = (await t.api('POST', '/api/webhooks', { name: 'refusals', promptTemplate: '{{payload}}' })).body.webhook as Webhook;
+    const url = `${t.url}/api/webhooks/trigger/${hook.token}`;
+    await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    await request(url, { method: 'POST', headers: { 'content-type': 'image/png' }, body: 'x' });
+    await request(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(20_000) });
+    await t.api('PUT', `/api/webhooks/${hook.id}`, { enabled: false });
+    await request(url, { method: 'POST', body: 'x' });
+    await request(`${t.url}/api/webhooks/trigger/unknown-token`, { method: 'POST', body: 'x' });
+
+    const rows = t.core.store.db.prepare('SELECT status, error_code AS code FROM deliveries WHERE webhook_id = ? ORDER BY received_at, id').all(hook.id);
+    expect(rows).toEqual([
+      { status: 400, code: 'invalid_json' },
+      { status: 415, code: 'unsupported_media_type' },
+      { status: 413, code: 'payload_too_large' },
+      { status: 403, code: 'webhook_disabled' },
+    ]);
+  });
+});
+
 describe('GET trigger', () => {
   it('inserts the query parameters as a JSON object', async () => {
     const response = await request(`${t.url}${triggerPath()}?branch=main&tag=a&tag=b&empty=`, {});

@@ -48,7 +48,11 @@ const values = '@id, @name, @prompt, @cronExpression, @timezone, @enabled, @inst
 export function createAutomationsRepository(db: Database.Database) {
   const list = db.prepare<[], AutomationRow>(`SELECT ${columns} FROM automations ORDER BY id`);
   const get = db.prepare<[string], AutomationRow>(`SELECT ${columns} FROM automations WHERE id = ?`);
-  const upsert = db.prepare(`INSERT OR REPLACE INTO automations (${columns}) VALUES (${values})`);
+  // An upsert that updates in place: INSERT OR REPLACE would delete the row first and cascade
+  // that delete to everything referencing the automation.
+  const upsert = db.prepare(`INSERT INTO automations (${columns}) VALUES (${values})
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt = excluded.prompt, cron_expression = excluded.cron_expression,
+      timezone = excluded.timezone, enabled = excluded.enabled, instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
   const remove = db.prepare<[string]>('DELETE FROM automations WHERE id = ?');
 
   return {

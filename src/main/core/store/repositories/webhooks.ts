@@ -45,8 +45,12 @@ export function createWebhooksRepository(db: Database.Database) {
   const list = db.prepare<[], WebhookRow>(`SELECT ${columns} FROM webhooks ORDER BY id`);
   const get = db.prepare<[string], WebhookRow>(`SELECT ${columns} FROM webhooks WHERE id = ?`);
   const byTokenHash = db.prepare<[string], WebhookRow>(`SELECT ${columns} FROM webhooks WHERE token_hash = ?`);
-  const upsert = db.prepare(`INSERT OR REPLACE INTO webhooks (${columns}, token_hash)
-    VALUES (@id, @name, @promptTemplate, @token, @enabled, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)`);
+  // An upsert that updates in place: INSERT OR REPLACE would delete the row first and cascade
+  // that delete to everything referencing the webhook.
+  const upsert = db.prepare(`INSERT INTO webhooks (${columns}, token_hash)
+    VALUES (@id, @name, @promptTemplate, @token, @enabled, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt_template = excluded.prompt_template, token = excluded.token,
+      token_hash = excluded.token_hash, enabled = excluded.enabled, instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
   const remove = db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?');
 
   return {
