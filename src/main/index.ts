@@ -1,11 +1,18 @@
 // Electron entry: one instance, the core on the user's data folder, the window. The tray,
 // notifications and the IPC bridge arrive with the desktop issue.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow } from 'electron';
 import { type Core, createCore } from './core';
 import { createMainWindow } from './window';
 
 let core: Core | undefined;
+
+/** better-sqlite3 built for this Electron's ABI by scripts/electron-sqlite.mjs (`npm start`). */
+function electronSqliteBinding(): string | undefined {
+  const file = join(app.getAppPath(), 'out', 'native', `better_sqlite3-electron-${process.versions.modules}.node`);
+  return existsSync(file) ? file : undefined;
+}
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -22,8 +29,7 @@ if (!app.requestSingleInstanceLock()) {
     core = await createCore({
       dataDir: process.env.STEWARD_DATA_DIR ?? join(app.getPath('userData'), 'data'),
       port: Number(process.env.STEWARD_PORT ?? 7321),
-      // A better-sqlite3 built for Electron's ABI, when one was produced next to the app.
-      nativeBinding: process.env.STEWARD_SQLITE_BINDING,
+      nativeBinding: electronSqliteBinding(),
     });
     createMainWindow();
     app.on('activate', () => {
