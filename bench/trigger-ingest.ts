@@ -1,6 +1,7 @@
 // Trigger ingest: 50 connections posting 300-byte JSON to a trigger URL of the real daemon for
 // 10 s, against a bare node:http server doing nothing, in the same run. Every 2xx the daemon
-// answered must be a run in SQLite afterwards; the benchmark checks that too.
+// answered must be a run in SQLite afterwards; the benchmark checks that too (a few more runs than
+// answers are requests still in flight when the load stopped).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,11 +64,11 @@ export async function triggerIngest(): Promise<Record<string, unknown>> {
       connections,
       durationSeconds,
       bodyBytes: body300().length,
-      steward: { ...stewardResult, runsStored: stored },
+      steward: { ...stewardResult, runsStored: stored, everyAnswerStored: stored >= stewardResult.responses2xx },
       bare: bareResult,
       ratio,
       targets: { ratioAtLeast: 0.5, p99MsBelow: 10 },
-      met: ratio >= 0.5 && stewardResult.p99Ms < 10 && stored === stewardResult.responses2xx,
+      met: ratio >= 0.5 && stewardResult.p99Ms < 10 && stored >= stewardResult.responses2xx,
     };
   } finally {
     await daemon.stop();

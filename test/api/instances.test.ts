@@ -46,6 +46,9 @@ describe('instances', () => {
     expect(badProvider.status).toBe(400);
     const extra = await t.api('POST', '/api/instances', { name: 'x', agent: { provider: 'openai', model: 'qwen3:8b', temperature: 2 } });
     expect(extra.body.error).toMatchObject({ code: 'unknown_field', field: 'agent.temperature' });
+    const relative = await t.api('POST', '/api/instances', { name: 'x', workspaceDir: 'relative/dir' });
+    expect(relative.body.error).toMatchObject({ code: 'invalid_field', field: 'workspaceDir' });
+    expect((await create({ name: 'Abs', workspaceDir: '/srv/agent' })).workspaceDir).toBe('/srv/agent');
     const openai = await create({ name: 'Local', agent: { provider: 'openai', model: 'qwen3:8b' } });
     expect(openai.agent).toEqual({ provider: 'openai', model: 'qwen3:8b', baseUrl: 'http://127.0.0.1:11434/v1' });
   });

@@ -1,22 +1,18 @@
 // The activity log: line numbers per instance from 1, no gaps, no duplicates, across instances.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServices } from '../../src/main/core/services';
 import { silentLogger } from '../../src/main/core/logger';
-import { type Store, openStore } from '../../src/main/core/store';
-import { tempDir } from '../support/core';
+import type { Store } from '../../src/main/core/store';
+import { tempStore } from '../support/core';
 
-let dir: string;
+let temp: ReturnType<typeof tempStore>;
 let store: Store;
+let dir: string;
 beforeEach(() => {
-  dir = tempDir('steward-activity-');
-  store = openStore(path.join(dir, 'steward.db'));
+  temp = tempStore();
+  ({ store, dir } = temp);
 });
-afterEach(() => {
-  store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => temp.remove());
 
 describe('activity lines', () => {
   it('number each instance from 1 without gaps, interleaved with others', () => {

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Core, createCore } from '../../src/main/core';
 import { silentLogger } from '../../src/main/core/logger';
+import { type Store, openStore } from '../../src/main/core/store';
 
 export interface TestCore {
   core: Core;
@@ -62,6 +63,20 @@ export async function startTestCore(options: { now?: () => Date } = {}): Promise
     async close() {
       await core.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A store on a fresh SQLite file for each test; `remove` closes it and deletes its folder. */
+export function tempStore(): { store: Store; dir: string; remove(): void } {
+  const dir = tempDir('steward-store-');
+  const store = openStore(path.join(dir, 'steward.db'));
+  return {
+    store,
+    dir,
+    remove() {
+      store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

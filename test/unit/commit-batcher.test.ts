@@ -1,22 +1,17 @@
 // Group commit: concurrent writes share a transaction; a refusal or a failure stays with its caller.
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCommitBatcher } from '../../src/main/core/services/commit-batcher';
-import { type Store, openStore } from '../../src/main/core/store';
+import type { Store } from '../../src/main/core/store';
 import { AppError } from '../../src/shared/errors';
-import { tempDir } from '../support/core';
+import { tempStore } from '../support/core';
 
-let dir: string;
+let temp: ReturnType<typeof tempStore>;
 let store: Store;
 beforeEach(() => {
-  dir = tempDir('steward-batch-');
-  store = openStore(path.join(dir, 'steward.db'));
+  temp = tempStore();
+  store = temp.store;
 });
-afterEach(() => {
-  store.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => temp.remove());
 
 const put = (key: string) => () => store.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(key, '1').changes;
 const keys = () => store.db.prepare<[], { key: string }>('SELECT key FROM settings ORDER BY key').all().map((row) => row.key);

@@ -43,7 +43,11 @@ export const InstanceCreate = z.strictObject({
   name: Name,
   avatarUrl: AvatarUrl.optional(),
   agent: AgentConfig.optional(),
-  workspaceDir: z.string().min(1).optional().describe('Absolute path; default: a folder in the data folder'),
+  workspaceDir: z
+    .string()
+    .regex(/^(\/|[A-Za-z]:[\\/])/, 'must be an absolute path')
+    .optional()
+    .describe('Absolute path; default: a folder in the data folder'),
 });
 
 export const InstancePatch = z.strictObject({
