@@ -1,6 +1,14 @@
 // Cron expressions and timezones as Steward accepts them (DESIGN §4 "Cron"): five fields with
 // Vixie semantics or an @-macro, evaluated in an IANA timezone. Pure: runs in Node and the renderer.
+//
+// Fire times are local wall-clock times. croner matches the pattern against wall-clock time (it
+// evaluates in UTC, which has no DST), and each matching wall time becomes an instant in the
+// zone: a wall time skipped by a DST jump fires once, at the end of the gap; a wall time that
+// occurs twice fires once, at its first occurrence.
 import { Cron } from 'croner';
+import { instantToWallTime, offsetAt, wallTimeToInstant } from './timezone';
+
+export { isValidTimezone } from './timezone';
 
 const macros: Record<string, string> = {
   '@yearly': '0 0 1 1 *',
@@ -14,23 +22,25 @@ const macros: Record<string, string> = {
 
 const fieldNames = 'minute hour day-of-month month day-of-week';
 
+/** DST shifts are at most this long; a wall time this far back can still map to a later instant. */
+const maxShiftMs = 3 * 60 * 60 * 1000;
+
 /** The five-field form of an expression (macros expanded), or a reason it is not one. */
 function expandCron(expression: string): { fields: string } | { problem: string } {
   const trimmed = expression.trim();
   if (trimmed.startsWith('@')) {
     const fields = macros[trimmed.toLowerCase()];
-    return fields
-      ? { fields }
-      : { problem: `unknown macro ${trimmed}; use one of ${Object.keys(macros).join(', ')}` };
+    return fields ? { fields } : { problem: `unknown macro ${trimmed}; use one of ${Object.keys(macros).join(', ')}` };
   }
   const count = trimmed === '' ? 0 : trimmed.split(/\s+/).length;
   if (count !== 5) return { problem: `expected 5 fields (${fieldNames}), got ${count}` };
   return { fields: trimmed };
 }
 
-function compile(fields: string, timezone: string): Cron {
-  // domAndDow false: day-of-month OR day-of-week when both are restricted, as Vixie cron does.
-  return new Cron(fields, { mode: '5-part', timezone, domAndDow: false, paused: true });
+/** The pattern, matched against wall-clock time (UTC offset 0: no DST, and no Intl on the hot path).
+ * domAndDow false: Vixie's day-of-month OR day-of-week. */
+function compile(fields: string): Cron {
+  return new Cron(fields, { mode: '5-part', utcOffset: 0, domAndDow: false, paused: true });
 }
 
 /** Why an expression is not a valid cron expression, or null when it is. */
@@ -38,7 +48,7 @@ export function cronProblem(expression: string): string | null {
   const expanded = expandCron(expression);
   if ('problem' in expanded) return expanded.problem;
   try {
-    compile(expanded.fields, 'UTC');
+    if (compile(expanded.fields).nextRun() === null) return 'it never fires (no date matches it, such as February 30)';
     return null;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -46,22 +56,54 @@ export function cronProblem(expression: string): string | null {
   }
 }
 
-const timezonePattern = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
+/** A compiled schedule: an expression in a timezone. Expects both to be valid. */
+export interface Schedule {
+  /** Fire times strictly after `after`, in order, as many as asked (fewer if the pattern never matches). */
+  next(after: Date, count: number): Date[];
+  /** Fire times in (after, until], in order, at most `limit`. */
+  between(after: Date, until: Date, limit: number): Date[];
+}
 
-/** True for an IANA timezone name the runtime knows (offsets such as "+01:00" are not names). */
-export function isValidTimezone(timezone: string): boolean {
-  if (!timezonePattern.test(timezone)) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: timezone });
-    return true;
-  } catch {
-    return false;
+export function compileSchedule(expression: string, timezone: string): Schedule {
+  const expanded = expandCron(expression);
+  if ('problem' in expanded) throw new Error(`Invalid cron expression: ${expanded.problem}`);
+  const pattern = compile(expanded.fields);
+
+  function* fires(after: Date): Generator<Date> {
+    // Near a DST change, start a little early in wall time: a wall time before `after`'s own can
+    // then map to an instant after it (the end of a gap, or `after` inside a repeated hour).
+    const start = after.getTime();
+    const nearChange = offsetAt(start - maxShiftMs, timezone) !== offsetAt(start + maxShiftMs, timezone);
+    let wall: Date | null = new Date(instantToWallTime(start, timezone) - (nearChange ? maxShiftMs : 0));
+    let last = start;
+    while ((wall = pattern.nextRun(wall))) {
+      const instant = wallTimeToInstant(wall.getTime(), timezone);
+      if (instant > last) {
+        last = instant;
+        yield new Date(instant);
+      }
+    }
   }
+
+  return {
+    next(after, count) {
+      const result: Date[] = [];
+      for (const fire of fires(after)) {
+        if (result.push(fire) >= count) break;
+      }
+      return result;
+    },
+    between(after, until, limit) {
+      const result: Date[] = [];
+      for (const fire of fires(after)) {
+        if (fire > until || result.push(fire) >= limit) break;
+      }
+      return result;
+    },
+  };
 }
 
 /** The next `count` fire times strictly after `from`. Expects a valid expression and timezone. */
 export function nextFireTimes(expression: string, timezone: string, count: number, from: Date): Date[] {
-  const expanded = expandCron(expression);
-  if ('problem' in expanded) return [];
-  return compile(expanded.fields, timezone).nextRuns(count, from);
+  return compileSchedule(expression, timezone).next(from, count);
 }

@@ -1,9 +1,7 @@
 // The activity log: line numbers per instance from 1, no gaps, no duplicates, across instances.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServices } from '../../src/main/core/services';
-import { silentLogger } from '../../src/main/core/logger';
 import type { Store } from '../../src/main/core/store';
-import { tempStore } from '../support/core';
+import { servicesFor, tempStore } from '../support/core';
 
 let temp: ReturnType<typeof tempStore>;
 let store: Store;
@@ -16,7 +14,7 @@ afterEach(() => temp.remove());
 
 describe('activity lines', () => {
   it('number each instance from 1 without gaps, interleaved with others', () => {
-    const services = createServices({ store, now: () => new Date(), logger: silentLogger(), dataDir: dir, baseUrl: () => 'http://127.0.0.1:1' });
+    const services = servicesFor(store, dir);
     const a = services.instances.ensureDefault();
     const b = services.instances.create({ name: 'B' });
     const line = (instanceId: string, n: number) =>
@@ -32,7 +30,7 @@ describe('activity lines', () => {
   });
 
   it('a rolled-back append leaves no gap', () => {
-    const services = createServices({ store, now: () => new Date(), logger: silentLogger(), dataDir: dir, baseUrl: () => 'http://127.0.0.1:1' });
+    const services = servicesFor(store, dir);
     const { id } = services.instances.ensureDefault();
     const append = () => store.activity.append({ instanceId: id, runId: null, kind: 'system', label: '', displayText: 'x', raw: '{}', timestamp: new Date().toISOString() });
     expect(store.transaction(append)).toBe(1);

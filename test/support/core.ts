@@ -5,6 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Core, createCore } from '../../src/main/core';
 import { silentLogger } from '../../src/main/core/logger';
+import type { Clock } from '../../src/main/core/scheduler/clock';
+import { systemClock } from '../../src/main/core/scheduler/clock';
+import { createServices } from '../../src/main/core/services';
 import { type Store, openStore } from '../../src/main/core/store';
 
 export interface TestCore {
@@ -43,9 +46,9 @@ export async function request(url: string, init: RequestInit): Promise<ApiRespon
   return { status: response.status, headers: response.headers, body, text };
 }
 
-export async function startTestCore(options: { now?: () => Date } = {}): Promise<TestCore> {
-  const dataDir = tempDir();
-  const core = await createCore({ dataDir, port: 0, logger: silentLogger(), now: options.now });
+export async function startTestCore(options: { clock?: Clock; dataDir?: string } = {}): Promise<TestCore> {
+  const dataDir = options.dataDir ?? tempDir();
+  const core = await createCore({ dataDir, port: 0, logger: silentLogger(), clock: options.clock });
   const { key } = core.services.apiKeys.create('test');
   return {
     core,
@@ -79,4 +82,9 @@ export function tempStore(): { store: Store; dir: string; remove(): void } {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The services on a store, without HTTP: for tests of the core's rules. */
+export function servicesFor(store: Store, dataDir: string, clock: Clock = systemClock) {
+  return createServices({ store, clock, now: () => clock.now(), logger: silentLogger(), dataDir, baseUrl: () => 'http://127.0.0.1:7321' });
 }

@@ -17,7 +17,7 @@ export interface HandlerMeta {
 }
 
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
-  const { automations, webhooks, instances, runs, apiKeys } = services;
+  const { automations, webhooks, instances, runs, apiKeys, scheduler } = services;
   return {
     'health.get': () => ({ status: 'ok', version: meta.version, uptimeSeconds: Math.round((Date.now() - meta.startedAt) / 1000) }),
     'openapi.get': () => meta.openApiDocument(),
@@ -28,6 +28,11 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'automations.update': ({ params, body }) => ({ automation: automations.update(params.id, body) }),
     'automations.delete': ({ params }) => automations.delete(params.id),
     'automations.run': ({ params }) => ({ run: automations.runNow(params.id) }),
+    'scheduler.get': () => ({ scheduler: scheduler.state() }),
+    'scheduler.update': ({ body }) => {
+      scheduler.setPaused(body.paused);
+      return { scheduler: scheduler.state() };
+    },
 
     'webhooks.list': () => ({ webhooks: webhooks.list() }),
     'webhooks.create': ({ body }) => ({ webhook: webhooks.create(body) }),

@@ -7,6 +7,7 @@ import { createHandlers } from './handlers';
 import { buildHttpApp } from './http/app';
 import { buildOpenApiDocument } from './http/openapi';
 import { type Logger, createLogger } from './logger';
+import { type Clock, systemClock } from './scheduler/clock';
 import { type Services, createServices } from './services';
 import { type Store, openStore } from './store';
 import { ensurePrivateDir } from './store/database';
@@ -23,7 +24,8 @@ export interface CoreOptions {
   host?: string;
   /** false: no HTTP listener (the CLI's key commands). */
   listen?: boolean;
-  now?: () => Date;
+  /** Default: the system clock. Tests move a clock of their own. */
+  clock?: Clock;
   logger?: Logger;
   /** better_sqlite3.node built for the running runtime (Electron). */
   nativeBinding?: string;
@@ -50,7 +52,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   ensurePrivateDir(dataDir);
   const store = openStore(path.join(dataDir, 'steward.db'), { nativeBinding: options.nativeBinding });
   let url = httpUrl(host, options.port ?? defaultPort);
-  const services = createServices({ store, now: options.now ?? (() => new Date()), logger, dataDir, baseUrl: () => url });
+  const clock = options.clock ?? systemClock;
+  const services = createServices({ store, clock, now: () => clock.now(), logger, dataDir, baseUrl: () => url });
   let app: FastifyInstance | undefined;
   try {
     services.instances.ensureDefault();
@@ -65,6 +68,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await app.listen({ host, port: options.port ?? defaultPort });
       const address = app.server.address();
       if (address && typeof address === 'object') url = httpUrl(host, address.port);
+      services.scheduler.start();
     }
   } catch (error) {
     await app?.close();
@@ -88,6 +92,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         await listening.close();
       } finally {
         clearTimeout(cutOff);
+        services.scheduler.stop();
         store.close();
       }
     },

@@ -15,6 +15,9 @@ export const Timezone = z.string().superRefine((value, ctx) => {
   }
 });
 
+export const catchUpModes = ['latest', 'skip'] as const;
+export const CatchUp = z.enum(catchUpModes).describe('After missed fires: run the latest one within 24 h late ("latest"), or skip them all');
+
 export const Prompt = z.string().min(1, 'must not be empty').max(100_000, 'must be at most 100000 characters');
 
 export const Automation = z.object({
@@ -24,6 +27,7 @@ export const Automation = z.object({
   cronExpression: z.string(),
   timezone: z.string(),
   enabled: z.boolean(),
+  catchUp: CatchUp,
   instanceId: Id('ins'),
   threadId: Id('thr'),
   nextRuns: z.array(Timestamp).describe('The next 5 fire times; empty while disabled'),
@@ -40,6 +44,7 @@ export const AutomationCreate = z.strictObject({
   cronExpression: CronExpression,
   timezone: Timezone.default('UTC'),
   enabled: z.boolean().default(true),
+  catchUp: CatchUp.default('latest'),
   instanceId: z.string().optional().describe('Default: the default instance'),
 });
 
@@ -49,8 +54,18 @@ export const AutomationUpdate = z.strictObject({
   cronExpression: CronExpression.optional(),
   timezone: Timezone.optional(),
   enabled: z.boolean().optional(),
+  catchUp: CatchUp.optional(),
   instanceId: z.string().optional(),
 });
+
+export const SchedulerState = z.object({
+  paused: z.boolean().describe('true: no automation fires until resumed; fires missed meanwhile are not caught up'),
+  nextFireAt: Timestamp.nullable().describe('When the next automation fires'),
+  enabledAutomations: z.int(),
+});
+export type SchedulerState = z.infer<typeof SchedulerState>;
+
+export const SchedulerUpdate = z.strictObject({ paused: z.boolean() });
 
 const AutomationEnvelope = z.object({ automation: Automation });
 
@@ -75,6 +90,14 @@ export const automationOperations = {
   'automations.delete': defineOperation({
     name: 'automations.delete', method: 'DELETE', path: '/api/automations/{id}', summary: 'Delete an automation, its thread and its runs',
     auth: true, status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
+  }),
+  'scheduler.get': defineOperation({
+    name: 'scheduler.get', method: 'GET', path: '/api/scheduler', summary: 'Whether automations are paused, and the next fire',
+    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(), output: z.object({ scheduler: SchedulerState }),
+  }),
+  'scheduler.update': defineOperation({
+    name: 'scheduler.update', method: 'PUT', path: '/api/scheduler', summary: 'Pause or resume all automations',
+    auth: true, status: 200, params: NoInput, query: NoQuery, body: SchedulerUpdate, output: z.object({ scheduler: SchedulerState }),
   }),
   'automations.run': defineOperation({
     name: 'automations.run', method: 'POST', path: '/api/automations/{id}/run', summary: 'Queue a run of the automation now',

@@ -18,6 +18,7 @@ export const Run = z.object({
   sourceId: z.string().nullable(),
   status: RunStatus,
   prompt: z.string().describe('The exact text the agent received'),
+  scheduledFor: Timestamp.nullable().describe('For a scheduled fire: the time it was due (a late run was due earlier than it was created)'),
   createdAt: Timestamp,
   startedAt: Timestamp.nullable(),
   finishedAt: Timestamp.nullable(),

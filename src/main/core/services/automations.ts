@@ -4,15 +4,16 @@ import type { Automation, AutomationCreate, AutomationUpdate, Run } from '../../
 import { nextFireTimes } from '../../../shared/cron';
 import { AppError } from '../../../shared/errors';
 import { newId } from '../ids';
+import type { Scheduler } from '../scheduler/scheduler';
 import type { AutomationRecord } from '../store/repositories/automations';
 import { type ServiceContext, isoNow } from './context';
 import type { InstancesService } from './instances';
 import type { RunsService } from './runs';
 
-export function createAutomationsService(context: ServiceContext, instances: InstancesService, runs: RunsService) {
+export function createAutomationsService(context: ServiceContext, instances: InstancesService, runs: RunsService, scheduler: Scheduler) {
   const { store } = context;
 
-  function present(record: AutomationRecord): Automation {
+  function present({ lastFireAt: _scheduling, ...record }: AutomationRecord): Automation {
     const last = store.runs.latestFor(record.id);
     return {
       ...record,
@@ -35,7 +36,7 @@ export function createAutomationsService(context: ServiceContext, instances: Ins
     get: (id: string): Automation => present(record(id)),
 
     create(input: z.output<typeof AutomationCreate>): Automation {
-      return store.transaction(() => {
+      const created = store.transaction(() => {
         const instance = instances.target(input.instanceId);
         const now = isoNow(context);
         const id = newId('aut');
@@ -48,32 +49,43 @@ export function createAutomationsService(context: ServiceContext, instances: Ins
           cronExpression: input.cronExpression.trim(),
           timezone: input.timezone,
           enabled: input.enabled,
+          catchUp: input.catchUp,
+          lastFireAt: now,
           instanceId: instance.id,
           threadId,
           createdAt: now,
           updatedAt: now,
         };
         store.automations.save(created);
-        return present(created);
+        return created;
       });
+      scheduler.sync(created.id);
+      return present(created);
     },
 
     update(id: string, patch: z.output<typeof AutomationUpdate>): Automation {
-      return store.transaction(() => {
+      const updated = store.transaction(() => {
         const current = record(id);
-        const updated: AutomationRecord = {
+        const now = isoNow(context);
+        const next: AutomationRecord = {
           ...current,
           name: patch.name ?? current.name,
           prompt: patch.prompt ?? current.prompt,
           cronExpression: patch.cronExpression?.trim() ?? current.cronExpression,
           timezone: patch.timezone ?? current.timezone,
           enabled: patch.enabled ?? current.enabled,
+          catchUp: patch.catchUp ?? current.catchUp,
           instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
-          updatedAt: isoNow(context),
+          updatedAt: now,
         };
-        store.automations.save(updated);
-        return present(updated);
+        // A new schedule, or a schedule switched back on, starts from now: nothing before counts as missed.
+        const restarted = next.cronExpression !== current.cronExpression || next.timezone !== current.timezone || (next.enabled && !current.enabled);
+        if (restarted) next.lastFireAt = now;
+        store.automations.save(next);
+        return next;
       });
+      scheduler.sync(id);
+      return present(updated);
     },
 
     delete(id: string): void {
@@ -82,6 +94,7 @@ export function createAutomationsService(context: ServiceContext, instances: Ins
         store.automations.delete(id);
         store.threads.delete(current.threadId);
       });
+      scheduler.sync(id);
     },
 
     /** Queues a run of the automation's prompt now, whatever its schedule or enabled switch. */

@@ -1,9 +1,12 @@
 // What every service is given: the store, the clock, the logger and where the data lives.
 import type { Logger } from '../logger';
+import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store';
 
 export interface ServiceContext {
   store: Store;
+  clock: Clock;
+  /** clock.now, for brevity. */
   now: () => Date;
   logger: Logger;
   dataDir: string;

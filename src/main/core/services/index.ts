@@ -1,4 +1,5 @@
 // All services, wired to one context.
+import { createScheduler } from '../scheduler/scheduler';
 import { createApiKeysService } from './api-keys';
 import { createAutomationsService } from './automations';
 import { createCommitBatcher } from './commit-batcher';
@@ -13,10 +14,12 @@ export function createServices(context: ServiceContext) {
   const runs = createRunsService(context);
   const instances = createInstancesService(context);
   const webhookDirectory = createWebhookDirectory(context.store);
+  const scheduler = createScheduler({ store: context.store, clock: context.clock, logger: context.logger });
   return {
     runs,
     instances,
-    automations: createAutomationsService(context, instances, runs),
+    scheduler,
+    automations: createAutomationsService(context, instances, runs, scheduler),
     webhooks: createWebhooksService(context, instances, webhookDirectory),
     apiKeys: createApiKeysService(context),
     triggers: createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory),

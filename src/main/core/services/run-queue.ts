@@ -11,6 +11,8 @@ export interface RunRequest {
   sourceId: string | null;
   prompt: string;
   idempotencyKey?: string | null;
+  /** For a scheduled fire: the time it was due. */
+  scheduledFor?: Date | null;
 }
 
 /**
@@ -26,6 +28,7 @@ export function enqueueRun(store: Store, request: RunRequest, at: Date): Run {
     sourceId: request.sourceId,
     status: 'queued',
     prompt: request.prompt,
+    scheduledFor: request.scheduledFor?.toISOString() ?? null,
     createdAt: at.toISOString(),
     startedAt: null,
     finishedAt: null,

@@ -1,5 +1,6 @@
 // The migrations, in order. Listed by hand: a bundle cannot scan a folder.
 import createTables from './0001_create_tables';
+import indexActiveRuns from './0002_index_active_runs';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,7 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [{ version: 1, name: '0001_create_tables', sql: createTables }];
+export const migrations: Migration[] = [
+  { version: 1, name: '0001_create_tables', sql: createTables },
+  { version: 2, name: '0002_index_active_runs', sql: indexActiveRuns },
+];

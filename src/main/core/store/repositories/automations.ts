@@ -8,6 +8,8 @@ interface AutomationRow {
   cron_expression: string;
   timezone: string;
   enabled: number;
+  catch_up: 'latest' | 'skip';
+  last_fire_at: string | null;
   instance_id: string;
   thread_id: string;
   created_at: string;
@@ -21,6 +23,9 @@ export interface AutomationRecord {
   cronExpression: string;
   timezone: string;
   enabled: boolean;
+  catchUp: 'latest' | 'skip';
+  /** The last fire time the scheduler dealt with (ran or skipped); fires after it are still to come. */
+  lastFireAt: string;
   instanceId: string;
   threadId: string;
   createdAt: string;
@@ -35,6 +40,8 @@ function toRecord(row: AutomationRow): AutomationRecord {
     cronExpression: row.cron_expression,
     timezone: row.timezone,
     enabled: row.enabled === 1,
+    catchUp: row.catch_up,
+    lastFireAt: row.last_fire_at ?? row.updated_at,
     instanceId: row.instance_id,
     threadId: row.thread_id,
     createdAt: row.created_at,
@@ -42,8 +49,8 @@ function toRecord(row: AutomationRow): AutomationRecord {
   };
 }
 
-const columns = 'id, name, prompt, cron_expression, timezone, enabled, instance_id, thread_id, created_at, updated_at';
-const values = '@id, @name, @prompt, @cronExpression, @timezone, @enabled, @instanceId, @threadId, @createdAt, @updatedAt';
+const columns = 'id, name, prompt, cron_expression, timezone, enabled, catch_up, last_fire_at, instance_id, thread_id, created_at, updated_at';
+const values = '@id, @name, @prompt, @cronExpression, @timezone, @enabled, @catchUp, @lastFireAt, @instanceId, @threadId, @createdAt, @updatedAt';
 
 export function createAutomationsRepository(db: Database.Database) {
   const list = db.prepare<[], AutomationRow>(`SELECT ${columns} FROM automations ORDER BY id`);
@@ -52,7 +59,10 @@ export function createAutomationsRepository(db: Database.Database) {
   // that delete to everything referencing the automation.
   const upsert = db.prepare(`INSERT INTO automations (${columns}) VALUES (${values})
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt = excluded.prompt, cron_expression = excluded.cron_expression,
-      timezone = excluded.timezone, enabled = excluded.enabled, instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
+      timezone = excluded.timezone, enabled = excluded.enabled, catch_up = excluded.catch_up, last_fire_at = excluded.last_fire_at,
+      instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
+  const setLastFire = db.prepare<[string, string]>('UPDATE automations SET last_fire_at = ? WHERE id = ?');
+  const setAllLastFire = db.prepare<[string]>('UPDATE automations SET last_fire_at = ? WHERE enabled = 1');
   const remove = db.prepare<[string]>('DELETE FROM automations WHERE id = ?');
 
   return {
@@ -66,6 +76,10 @@ export function createAutomationsRepository(db: Database.Database) {
       upsert.run({ ...record, enabled: record.enabled ? 1 : 0 });
     },
     delete: (id: string): void => void remove.run(id),
+    /** Records the last fire time the scheduler dealt with. */
+    setLastFire: (id: string, at: string): void => void setLastFire.run(at, id),
+    /** Starts every enabled schedule afresh from `at` (resume after a pause). */
+    setAllLastFire: (at: string): void => void setAllLastFire.run(at),
   };
 }
 

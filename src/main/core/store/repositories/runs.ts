@@ -10,6 +10,7 @@ interface RunRow {
   source_id: string | null;
   status: RunStatus;
   prompt: string;
+  scheduled_for: string | null;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -25,6 +26,7 @@ function toRun(row: RunRow): Run {
     sourceId: row.source_id,
     status: row.status,
     prompt: row.prompt,
+    scheduledFor: row.scheduled_for,
     createdAt: row.created_at,
     startedAt: row.started_at,
     finishedAt: row.finished_at,
@@ -39,12 +41,15 @@ export interface RunFilter {
   limit: number;
 }
 
-const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, created_at, started_at, finished_at, error';
+const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error';
 
 export function createRunsRepository(db: Database.Database) {
-  const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string]>(
-    `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, idempotency_key, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string | null, string]>(
+    `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, idempotency_key, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const active = db.prepare<[string], { one: number }>(
+    "SELECT 1 AS one FROM runs WHERE source_id = ? AND status IN ('queued', 'running') LIMIT 1",
   );
   const get = db.prepare<[string], RunRow>(`SELECT ${columns} FROM runs WHERE id = ?`);
   const list = db.prepare<{ source: string | null; sourceId: string | null; status: string | null; limit: number }, RunRow>(
@@ -62,7 +67,7 @@ export function createRunsRepository(db: Database.Database) {
 
   return {
     insert(run: Run, idempotencyKey: string | null = null): void {
-      insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, idempotencyKey, run.createdAt);
+      insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, run.scheduledFor, idempotencyKey, run.createdAt);
     },
     /** The run an earlier request with this Idempotency-Key started for the same source since `since`. */
     findByIdempotencyKey(sourceId: string, key: string, since: string): Run | undefined {
@@ -78,6 +83,8 @@ export function createRunsRepository(db: Database.Database) {
         .all({ source: filter.source ?? null, sourceId: filter.sourceId ?? null, status: filter.status ?? null, limit: filter.limit })
         .map(toRun);
     },
+    /** True while a run of this automation or webhook is queued or running. */
+    hasActive: (sourceId: string): boolean => active.get(sourceId) !== undefined,
     /** When the newest run of an automation or webhook was created, and how it stands. */
     latestFor(sourceId: string): { createdAt: string; status: RunStatus } | undefined {
       const row = latest.get(sourceId);
