@@ -44,7 +44,7 @@ export function instantToWallTime(instant: number, timezone: string): number {
   for (const part of formatter(timezone).formatToParts(new Date(instant))) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
   return wall + (instant % 1000 + 1000) % 1000;
 }
 
@@ -62,7 +62,7 @@ export function wallTimeToInstant(wall: number, timezone: string): number {
   const after = offsetAt(wall + dayMs, timezone);
   if (before === after) return wall - before;
   const candidates = [wall - before, wall - after].filter((instant) => instantToWallTime(instant, timezone) === wall).sort((a, b) => a - b);
-  if (candidates.length > 0) return candidates[0]!;
+  if (candidates.length > 0) return candidates[0];
 
   // In a gap: the jump happened between these two instants; find it to the minute.
   let low = Math.min(wall - before, wall - after);
