@@ -55,6 +55,25 @@ describe('nextFireTimes', () => {
     expect(runs).toEqual(['2027-10-30T00:30:00.000Z', '2027-10-31T00:30:00.000Z', '2027-11-01T01:30:00.000Z']);
   });
 
+  it('handles a half-hour DST change (Lord Howe): the gap and the repeated half hour', () => {
+    // 2027-10-03 02:00 → 02:30 (+10:30 → +11): 02:15 does not exist and fires at 02:30.
+    expect(iso(nextFireTimes('15 2 * * *', 'Australia/Lord_Howe', 2, new Date('2027-10-02T00:00:00Z')))).toEqual([
+      '2027-10-02T15:30:00.000Z',
+      '2027-10-03T15:15:00.000Z',
+    ]);
+    // 2027-04-04 02:00 → 01:30 (+11 → +10:30): 01:45 happens twice and fires once, the first time.
+    expect(iso(nextFireTimes('45 1 * * *', 'Australia/Lord_Howe', 2, new Date('2027-04-03T00:00:00Z')))).toEqual([
+      '2027-04-03T14:45:00.000Z',
+      '2027-04-04T15:15:00.000Z',
+    ]);
+  });
+
+  it('fires every minute of a half-hour gap once, at its end, and each repeated minute once', () => {
+    const spring = iso(nextFireTimes('*/10 * * * *', 'Australia/Lord_Howe', 4, new Date('2027-10-02T14:55:00Z')));
+    // 01:30, 01:40, 01:50 local, then 02:00-02:20 fall in the gap and become one fire at 02:30 (15:30Z).
+    expect(spring).toEqual(['2027-10-02T15:00:00.000Z', '2027-10-02T15:10:00.000Z', '2027-10-02T15:20:00.000Z', '2027-10-02T15:30:00.000Z']);
+  });
+
   it('uses the timezone offset, including half-hour zones', () => {
     expect(iso(nextFireTimes('0 9 * * *', 'Asia/Kolkata', 1, from))).toEqual(['2026-11-22T03:30:00.000Z']);
   });
