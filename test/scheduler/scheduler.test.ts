@@ -59,8 +59,8 @@ describe('firing', () => {
     clock.advanceTo('2026-11-21T10:04:00.000Z');
     expect(runsOf(automation.id)).toHaveLength(1);
     const [line] = systemLines();
-    expect(line!.display_text).toContain('Skipped the 2026-11-21T10:04:00.000Z run');
-    expect(JSON.parse(line!.raw)).toMatchObject({ event: 'fire_skipped', reason: 'overlap', automationId: automation.id });
+    expect(line.display_text).toContain('Skipped the 2026-11-21T10:04:00.000Z run');
+    expect(JSON.parse(line.raw)).toMatchObject({ event: 'fire_skipped', reason: 'overlap', automationId: automation.id });
     finishAll();
     clock.advanceTo('2026-11-21T10:05:00.000Z');
     expect(scheduled(automation.id)).toEqual(['2026-11-21T10:03:00.000Z', '2026-11-21T10:05:00.000Z']);
@@ -168,7 +168,7 @@ describe('missed fires', () => {
     const automation = create({ cronExpression: '0 * * * *', catchUp: 'skip' });
     const scheduler = restartAt('2026-11-21T15:20:00.000Z');
     expect(runsOf(automation.id)).toHaveLength(0);
-    expect(systemLines()[0]!.display_text).toContain('Skipped 5 missed run(s)');
+    expect(systemLines()[0].display_text).toContain('Skipped 5 missed run(s)');
     clock.advanceTo('2026-11-21T16:00:00.000Z');
     expect(scheduled(automation.id)).toEqual(['2026-11-21T16:00:00.000Z']);
     scheduler.stop();
