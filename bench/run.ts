@@ -1,8 +1,10 @@
 // `npm run bench`: every benchmark, one JSON object per line on stdout.
+import { schedulerBench } from './scheduler';
 import { triggerIngest } from './trigger-ingest';
 
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'trigger-ingest': triggerIngest,
+  scheduler: schedulerBench,
 };
 
 const only = process.argv[2];

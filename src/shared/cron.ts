@@ -43,6 +43,23 @@ function compile(fields: string): Cron {
   return new Cron(fields, { mode: '5-part', utcOffset: 0, domAndDow: false, paused: true });
 }
 
+// A compiled croner pattern weighs about 80 KB (a table of 10,000 years), so schedules share
+// them by expression, and only the most recently used few stay compiled.
+const compiledPatterns = new Map<string, Cron>();
+const maxCompiledPatterns = 1024;
+
+function pattern(fields: string): Cron {
+  let found = compiledPatterns.get(fields);
+  if (found) {
+    compiledPatterns.delete(fields);
+  } else {
+    found = compile(fields);
+    if (compiledPatterns.size >= maxCompiledPatterns) compiledPatterns.delete(compiledPatterns.keys().next().value!);
+  }
+  compiledPatterns.set(fields, found);
+  return found;
+}
+
 /** Why an expression is not a valid cron expression, or null when it is. */
 export function cronProblem(expression: string): string | null {
   const expanded = expandCron(expression);
@@ -67,16 +84,18 @@ export interface Schedule {
 export function compileSchedule(expression: string, timezone: string): Schedule {
   const expanded = expandCron(expression);
   if ('problem' in expanded) throw new Error(`Invalid cron expression: ${expanded.problem}`);
-  const pattern = compile(expanded.fields);
+  const { fields } = expanded;
+  pattern(fields); // fail now, not at the first fire
 
   function* fires(after: Date): Generator<Date> {
+    const matcher = pattern(fields);
     // Near a DST change, start a little early in wall time: a wall time before `after`'s own can
     // then map to an instant after it (the end of a gap, or `after` inside a repeated hour).
     const start = after.getTime();
     const nearChange = offsetAt(start - maxShiftMs, timezone) !== offsetAt(start + maxShiftMs, timezone);
     let wall: Date | null = new Date(instantToWallTime(start, timezone) - (nearChange ? maxShiftMs : 0));
     let last = start;
-    while ((wall = pattern.nextRun(wall))) {
+    while ((wall = matcher.nextRun(wall))) {
       const instant = wallTimeToInstant(wall.getTime(), timezone);
       if (instant > last) {
         last = instant;

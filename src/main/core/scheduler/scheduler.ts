@@ -11,6 +11,7 @@ import { enqueueRun } from '../services/run-queue';
 import type { Clock } from './clock';
 
 const maxTimerMs = 60_000;
+const earlyWakeMs = 250;
 /** A timer this much later than asked for means the machine slept or the clock jumped. */
 const jumpThresholdMs = 60_000;
 const catchUpWindowMs = 24 * 60 * 60 * 1000;
@@ -75,14 +76,26 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
         );
       }
     }
-    store.automations.setLastFire(automation.id, scheduledFor.toISOString());
+    setLastFire(automation, scheduledFor);
   }
 
-  /** Fires missed since the automation's last fire: the latest within 24 h runs late, the rest are skipped. */
+  function setLastFire(automation: AutomationRecord, at: Date): void {
+    automation.lastFireAt = at.toISOString();
+    store.automations.setLastFire(automation.id, automation.lastFireAt);
+  }
+
+  /**
+   * Fires missed since the automation's last fire: the latest within 24 h runs late, the rest are
+   * skipped. Leaves entry.next at the first fire after now.
+   */
   function catchUp(entry: Entry, now: Date): void {
     const { automation, schedule } = entry;
     const lastFire = new Date(automation.lastFireAt);
-    if (!schedule.next(lastFire, 1).some((fire) => fire <= now)) return;
+    const [firstSinceLast] = schedule.next(lastFire, 1);
+    if (!firstSinceLast || firstSinceLast > now) {
+      entry.next = firstSinceLast?.getTime() ?? null;
+      return;
+    }
     const windowStart = new Date(Math.max(lastFire.getTime(), now.getTime() - catchUpWindowMs));
     const recent = schedule.between(windowStart, now, 24 * 60 + 1);
     const latest = automation.catchUp === 'latest' ? recent.at(-1) : undefined;
@@ -99,14 +112,16 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
       );
     }
     if (latest) fire(automation, latest, now, true);
-    else store.automations.setLastFire(automation.id, (recent.at(-1) ?? now).toISOString());
+    else setLastFire(automation, recent.at(-1) ?? now);
+    entry.next = nextAfter(schedule, now);
   }
 
   const nextAfter = (schedule: Schedule, now: Date): number | null => schedule.next(now, 1)[0]?.getTime() ?? null;
 
-  function load(automation: AutomationRecord, now: Date): void {
+  function load(automation: AutomationRecord, now: Date | null): void {
     const schedule = compileSchedule(automation.cronExpression, automation.timezone);
-    entries.set(automation.id, { automation, schedule, next: nextAfter(schedule, now) });
+    // At start, catchUp works out the next fire along with the missed ones.
+    entries.set(automation.id, { automation, schedule, next: now && nextAfter(schedule, now) });
   }
 
   function arm(): void {
@@ -116,19 +131,18 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
     let earliest = Infinity;
     for (const entry of entries.values()) if (entry.next !== null && entry.next < earliest) earliest = entry.next;
     const now = clock.now().getTime();
-    const delay = Math.min(Math.max(earliest - now, 0), maxTimerMs);
+    const untilDue = Math.max(earliest - now, 0);
+    // Long timers wake tens of milliseconds late on a busy or virtual machine: wake a little
+    // early, and let the short timer armed then hit the due time.
+    const delay = untilDue > earlyWakeMs * 2 ? Math.min(untilDue - earlyWakeMs, maxTimerMs) : untilDue;
     expectedAt = now + delay;
     timer = clock.setTimer(tick, delay);
   }
 
   function catchUpAll(now: Date): void {
     store.transaction(() => {
-      for (const entry of entries.values()) {
-        entry.automation = store.automations.get(entry.automation.id) ?? entry.automation;
-        catchUp(entry, now);
-      }
+      for (const entry of entries.values()) catchUp(entry, now);
     });
-    for (const entry of entries.values()) entry.next = nextAfter(entry.schedule, now);
   }
 
   function tick(): void {
@@ -155,8 +169,9 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
     start(): void {
       running = true;
       const now = clock.now();
-      for (const automation of store.automations.list()) if (automation.enabled) load(automation, now);
-      if (!paused()) catchUpAll(now);
+      const isPaused = paused();
+      for (const automation of store.automations.list()) if (automation.enabled) load(automation, isPaused ? now : null);
+      if (!isPaused) catchUpAll(now);
       arm();
     },
 
@@ -176,14 +191,14 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
 
     setPaused(value: boolean): void {
       if (value === paused()) return;
+      const now = clock.now();
       store.transaction(() => {
         // Resuming starts every schedule afresh: what fell due while paused stays unrun.
-        if (!value) store.automations.setAllLastFire(clock.now().toISOString());
+        if (!value) store.automations.setAllLastFire(now.toISOString());
         store.settings.set(pausedKey, String(value));
       });
-      const now = clock.now();
       for (const entry of entries.values()) {
-        entry.automation = store.automations.get(entry.automation.id) ?? entry.automation;
+        if (!value) entry.automation.lastFireAt = now.toISOString();
         entry.next = nextAfter(entry.schedule, now);
       }
       arm();
