@@ -38,6 +38,7 @@ function snapshot(): string {
 const knownFields = [
   'name', 'prompt', 'cronExpression', 'timezone', 'enabled', 'instanceId', 'promptTemplate', 'regenerateToken',
   'avatarUrl', 'agent', 'workspaceDir', 'status', 'id', 'token', 'createdAt', 'fqdn', 'imageTag', '__proto__', 'constructor',
+  'catchUp', 'paused',
 ];
 
 const fieldValue = fc.oneof(
@@ -58,6 +59,7 @@ const validBodies: Record<string, Record<string, unknown>> = {
   'instances.create': { name: 'n', agent: { provider: 'command', preset: 'custom', command: 'cat' } },
   'instances.update': { name: 'renamed', avatarUrl: 'https://example.com/a.png' },
   'keys.create': { name: 'k' },
+  'scheduler.update': { paused: false },
 };
 
 const nearlyValid = (operationName: string) =>
