@@ -160,7 +160,23 @@ describe('missed fires', () => {
     const automation = create({ cronExpression: '0 9 * * *' });
     const scheduler = restartAt('2026-11-25T10:00:00.000Z');
     expect(scheduled(automation.id)).toEqual(['2026-11-25T09:00:00.000Z']);
-    expect(systemLines().some((line) => line.display_text.includes('every earlier one'))).toBe(true);
+    expect(systemLines().map((line) => line.display_text)).toContainEqual(expect.stringContaining('Skipped 3 missed run(s) of "job" due from 2026-11-22T09:00:00.000Z'));
+    scheduler.stop();
+  });
+
+  it('runs nothing late when every missed fire is older than 24 hours', () => {
+    const automation = create({ cronExpression: '0 9 1 * *' });
+    const scheduler = restartAt('2026-12-05T10:00:00.000Z');
+    expect(runsOf(automation.id)).toHaveLength(0);
+    expect(systemLines()[0]!.display_text).toContain('none of them was due within the last 24 hours');
+    scheduler.stop();
+  });
+
+  it('counts a long absence without walking every missed minute', () => {
+    const automation = create({ cronExpression: '* * * * *' });
+    const scheduler = restartAt('2026-12-21T10:00:30.000Z');
+    expect(scheduled(automation.id)).toEqual(['2026-12-21T10:00:00.000Z']);
+    expect(systemLines()[0]!.display_text).toContain('Skipped more than 100 missed run(s)');
     scheduler.stop();
   });
 

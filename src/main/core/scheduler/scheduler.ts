@@ -14,7 +14,10 @@ const maxTimerMs = 60_000;
 const earlyWakeMs = 250;
 /** A timer this much later than asked for means the machine slept or the clock jumped. */
 const jumpThresholdMs = 60_000;
-const catchUpWindowMs = 24 * 60 * 60 * 1000;
+const hourMs = 60 * 60 * 1000;
+const catchUpWindowMs = 24 * hourMs;
+/** Missed fires are counted up to this many; beyond it the line says "more than". */
+const maxCounted = 100;
 const pausedKey = 'scheduler.paused';
 
 interface Entry {
@@ -84,35 +87,48 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
     store.automations.setLastFire(automation.id, automation.lastFireAt);
   }
 
+  /** The latest fire in (from, now], searching back from now so that the work stays small. */
+  function latestFire(schedule: Schedule, from: number, now: Date): Date | undefined {
+    for (const span of [hourMs, catchUpWindowMs]) {
+      // Fires are whole minutes apart at the least, so these limits never cut a span short.
+      const fires = schedule.between(new Date(Math.max(from, now.getTime() - span)), now, span / 60_000 + 1);
+      if (fires.length > 0) return fires.at(-1);
+    }
+    return undefined;
+  }
+
   /**
    * Fires missed since the automation's last fire: the latest within 24 h runs late, the rest are
-   * skipped. Leaves entry.next at the first fire after now.
+   * skipped with a line. Leaves entry.next at the first fire after now.
    */
   function catchUp(entry: Entry, now: Date): void {
     const { automation, schedule } = entry;
     const lastFire = new Date(automation.lastFireAt);
-    const [firstSinceLast] = schedule.next(lastFire, 1);
-    if (!firstSinceLast || firstSinceLast > now) {
-      entry.next = firstSinceLast?.getTime() ?? null;
+    const [firstMissed] = schedule.next(lastFire, 1);
+    if (!firstMissed || firstMissed > now) {
+      entry.next = firstMissed?.getTime() ?? null;
       return;
     }
-    const windowStart = new Date(Math.max(lastFire.getTime(), now.getTime() - catchUpWindowMs));
-    const recent = schedule.between(windowStart, now, 24 * 60 + 1);
-    const latest = automation.catchUp === 'latest' ? recent.at(-1) : undefined;
-    const skipped = latest ? recent.length - 1 : recent.length;
-    const olderThanWindow = lastFire.getTime() < windowStart.getTime() && schedule.between(lastFire, windowStart, 1).length > 0;
-    if (skipped > 0 || olderThanWindow) {
-      const reason = automation.catchUp === 'skip' ? 'this automation skips missed runs' : 'only the latest missed run within 24 hours runs';
-      const what = olderThanWindow ? `${skipped} missed run(s) in the last 24 hours and every earlier one` : `${skipped} missed run(s)`;
+    const latest = automation.catchUp === 'latest' ? latestFire(schedule, lastFire.getTime(), now) : undefined;
+    const missed = schedule.between(lastFire, now, maxCounted + 2).length;
+    const skipped = latest ? missed - 1 : missed;
+    if (skipped > 0) {
+      const reason =
+        automation.catchUp === 'skip'
+          ? 'this automation skips missed runs'
+          : latest
+            ? 'only the latest missed run within 24 hours runs'
+            : 'none of them was due within the last 24 hours';
+      const count = skipped > maxCounted ? `more than ${maxCounted}` : String(skipped);
       systemLine(
         automation,
-        `Skipped ${what} of "${automation.name}" since ${describeTime(lastFire)}: ${reason}.`,
-        { event: 'missed_fires_skipped', since: lastFire.toISOString(), until: now.toISOString(), skipped, olderThanWindow },
+        `Skipped ${count} missed run(s) of "${automation.name}" due from ${describeTime(firstMissed)}: ${reason}.`,
+        { event: 'missed_fires_skipped', since: lastFire.toISOString(), until: now.toISOString(), skipped: Math.min(skipped, maxCounted + 1) },
         now,
       );
     }
     if (latest) fire(automation, latest, now, true);
-    else setLastFire(automation, recent.at(-1) ?? now);
+    else setLastFire(automation, now);
     entry.next = nextAfter(schedule, now);
   }
 
