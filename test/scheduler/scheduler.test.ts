@@ -168,7 +168,7 @@ describe('missed fires', () => {
     const automation = create({ cronExpression: '0 9 1 * *' });
     const scheduler = restartAt('2026-12-05T10:00:00.000Z');
     expect(runsOf(automation.id)).toHaveLength(0);
-    expect(systemLines()[0]!.display_text).toContain('none of them was due within the last 24 hours');
+    expect(systemLines()[0].display_text).toContain('none of them was due within the last 24 hours');
     scheduler.stop();
   });
 
@@ -176,7 +176,7 @@ describe('missed fires', () => {
     const automation = create({ cronExpression: '* * * * *' });
     const scheduler = restartAt('2026-12-21T10:00:30.000Z');
     expect(scheduled(automation.id)).toEqual(['2026-12-21T10:00:00.000Z']);
-    expect(systemLines()[0]!.display_text).toContain('Skipped more than 100 missed run(s)');
+    expect(systemLines()[0].display_text).toContain('Skipped more than 100 missed run(s)');
     scheduler.stop();
   });
 
