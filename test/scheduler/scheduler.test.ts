@@ -190,6 +190,14 @@ describe('missed fires', () => {
     scheduler.stop();
   });
 
+  it('catches up at once when told the machine woke, before any timer runs', () => {
+    const automation = create({ cronExpression: '0 * * * *' });
+    // The clock moved with no timer run (the process was frozen); the desktop app reports the resume.
+    clock.moveSilently('2026-11-21T13:05:00.000Z');
+    services.scheduler.wake();
+    expect(scheduled(automation.id)).toEqual(['2026-11-21T13:00:00.000Z']);
+  });
+
   it('notices a wake from sleep (a timer far later than asked) and catches up once', () => {
     const automation = create({ cronExpression: '*/30 * * * *' });
     clock.jumpTo('2026-11-21T13:10:00.000Z');

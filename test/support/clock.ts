@@ -58,6 +58,11 @@ export class ManualClock implements Clock {
     }
   }
 
+  /** Moves time with no timer running, as for a process that was frozen and has just thawed. */
+  moveSilently(target: string | Date): void {
+    this.current = new Date(target).getTime();
+  }
+
   get pendingTimers(): number {
     return this.timers.length;
   }

@@ -197,6 +197,13 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
       entries.clear();
     },
 
+    /** For the desktop app's power-resume event: deal with fires missed while asleep now, not at the next tick. */
+    wake(): void {
+      if (!running || paused()) return;
+      catchUpAll(clock.now());
+      arm();
+    },
+
     /** Takes a created, changed or deleted automation into account at once. */
     sync(id: string): void {
       entries.delete(id);
