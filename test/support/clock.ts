@@ -62,8 +62,4 @@ export class ManualClock implements Clock {
   moveSilently(target: string | Date): void {
     this.current = new Date(target).getTime();
   }
-
-  get pendingTimers(): number {
-    return this.timers.length;
-  }
 }
