@@ -97,6 +97,36 @@ describe('firing', () => {
   });
 });
 
+describe('when things go wrong', () => {
+  it('retries fires it could not store, and keeps their due time', () => {
+    const automation = create({ cronExpression: '*/5 * * * *' });
+    const insert = store.runs.insert;
+    let failures = 1;
+    store.runs.insert = (...args) => {
+      if (failures-- > 0) throw new Error('disk I/O error');
+      insert(...args);
+    };
+    clock.advanceTo('2026-11-21T10:05:00.000Z');
+    expect(runsOf(automation.id)).toHaveLength(0);
+    clock.advanceTo('2026-11-21T10:05:05.000Z');
+    const [run] = runsOf(automation.id);
+    expect(run).toMatchObject({ scheduledFor: '2026-11-21T10:05:00.000Z', status: 'queued' });
+    // Stored on the retry, a few seconds after the due time.
+    expect(Date.parse(run.createdAt) - Date.parse('2026-11-21T10:05:00.000Z')).toBeGreaterThan(4_000);
+    store.runs.insert = insert;
+  });
+
+  it('does not fire a time again when the clock is set back', () => {
+    const automation = create({ cronExpression: '0 * * * *' });
+    clock.advanceTo('2026-11-21T11:00:00.000Z');
+    finishAll();
+    clock.moveSilently('2026-11-21T10:30:00.000Z');
+    services.scheduler.sync(automation.id);
+    clock.advanceTo('2026-11-21T12:00:00.000Z');
+    expect(scheduled(automation.id)).toEqual(['2026-11-21T11:00:00.000Z', '2026-11-21T12:00:00.000Z']);
+  });
+});
+
 describe('pause and resume', () => {
   it('fires nothing while paused and does not catch up the paused time', () => {
     const automation = create({ cronExpression: '*/10 * * * *' });

@@ -12,6 +12,7 @@ import type { Clock } from './clock';
 
 const maxTimerMs = 60_000;
 const earlyWakeMs = 250;
+const retryMs = 5_000;
 /** A timer this much later than asked for means the machine slept or the clock jumped. */
 const jumpThresholdMs = 60_000;
 const hourMs = 60 * 60 * 1000;
@@ -129,24 +130,29 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
     }
     if (latest) fire(automation, latest, now, true);
     else setLastFire(automation, now);
-    entry.next = nextAfter(schedule, now);
+    entry.next = nextAfter(schedule, automation, now);
   }
 
-  const nextAfter = (schedule: Schedule, now: Date): number | null => schedule.next(now, 1)[0]?.getTime() ?? null;
+  /** The first fire after now, and never one already dealt with (the clock may have been set back). */
+  function nextAfter(schedule: Schedule, automation: AutomationRecord, now: Date): number | null {
+    const from = Math.max(now.getTime(), Date.parse(automation.lastFireAt));
+    return schedule.next(new Date(from), 1)[0]?.getTime() ?? null;
+  }
 
   function load(automation: AutomationRecord, now: Date | null): void {
     const schedule = compileSchedule(automation.cronExpression, automation.timezone);
     // At start, catchUp works out the next fire along with the missed ones.
-    entries.set(automation.id, { automation, schedule, next: now && nextAfter(schedule, now) });
+    entries.set(automation.id, { automation, schedule, next: now && nextAfter(schedule, automation, now) });
   }
 
-  function arm(): void {
+  function arm(retryInMs?: number): void {
     if (timer !== undefined) clock.clearTimer(timer);
     timer = undefined;
     if (!running || paused()) return;
     let earliest = Infinity;
     for (const entry of entries.values()) if (entry.next !== null && entry.next < earliest) earliest = entry.next;
     const now = clock.now().getTime();
+    if (retryInMs !== undefined) earliest = now + retryInMs;
     const untilDue = Math.max(earliest - now, 0);
     // Long timers wake tens of milliseconds late on a busy or virtual machine: wake a little
     // early, and let the short timer armed then hit the due time.
@@ -165,17 +171,24 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
     timer = undefined;
     const now = clock.now();
     const woke = expectedAt !== undefined && now.getTime() - expectedAt > jumpThresholdMs;
-    if (woke) {
-      logger.info({ expectedAt: new Date(expectedAt!).toISOString(), now: now.toISOString() }, 'scheduler: timer late, checking for missed fires');
-      catchUpAll(now);
-    } else {
-      const due = [...entries.values()].filter((entry) => entry.next !== null && entry.next <= now.getTime());
-      if (due.length > 0) {
-        store.transaction(() => {
-          for (const entry of due) fire(entry.automation, new Date(entry.next!), now, false);
-        });
-        for (const entry of due) entry.next = nextAfter(entry.schedule, now);
+    try {
+      if (woke) {
+        logger.info({ expectedAt: new Date(expectedAt!).toISOString(), now: now.toISOString() }, 'scheduler: timer late, checking for missed fires');
+        catchUpAll(now);
+      } else {
+        const due = [...entries.values()].filter((entry) => entry.next !== null && entry.next <= now.getTime());
+        if (due.length > 0) {
+          store.transaction(() => {
+            for (const entry of due) fire(entry.automation, new Date(entry.next!), now, false);
+          });
+          for (const entry of due) entry.next = nextAfter(entry.schedule, entry.automation, now);
+        }
       }
+    } catch (error) {
+      // Nothing of the failed fires was stored (one transaction); they stay due and are tried again.
+      logger.error({ err: error }, 'scheduler: could not record fires; retrying shortly');
+      arm(retryMs);
+      return;
     }
     arm();
   }
@@ -200,7 +213,13 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
     /** For the desktop app's power-resume event: deal with fires missed while asleep now, not at the next tick. */
     wake(): void {
       if (!running || paused()) return;
-      catchUpAll(clock.now());
+      try {
+        catchUpAll(clock.now());
+      } catch (error) {
+        logger.error({ err: error }, 'scheduler: could not catch up after waking; retrying shortly');
+        arm(retryMs);
+        return;
+      }
       arm();
     },
 
@@ -222,7 +241,7 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
       });
       for (const entry of entries.values()) {
         if (!value) entry.automation.lastFireAt = now.toISOString();
-        entry.next = nextAfter(entry.schedule, now);
+        entry.next = nextAfter(entry.schedule, entry.automation, now);
       }
       arm();
     },
