@@ -1,6 +1,6 @@
 // The scheduler against a real SQLite file and a clock moved by hand: fires on time, in the
 // automation's timezone, skips overlaps, catches up missed fires once, and obeys every change at once.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/main/core/logger';
 import { createScheduler } from '../../src/main/core/scheduler/scheduler';
 import type { Store } from '../../src/main/core/store';
@@ -100,12 +100,9 @@ describe('firing', () => {
 describe('when things go wrong', () => {
   it('retries fires it could not store, and keeps their due time', () => {
     const automation = create({ cronExpression: '*/5 * * * *' });
-    const insert = store.runs.insert;
-    let failures = 1;
-    store.runs.insert = (...args) => {
-      if (failures-- > 0) throw new Error('disk I/O error');
-      insert(...args);
-    };
+    vi.spyOn(store.runs, 'insert').mockImplementationOnce(() => {
+      throw new Error('disk I/O error');
+    });
     clock.advanceTo('2026-11-21T10:05:00.000Z');
     expect(runsOf(automation.id)).toHaveLength(0);
     clock.advanceTo('2026-11-21T10:05:05.000Z');
