@@ -261,3 +261,16 @@ describe('daylight saving time', () => {
     ]);
   });
 });
+
+describe('a stored schedule that no longer compiles', () => {
+  it('is left out, and every other automation still fires', () => {
+    const broken = create({ cronExpression: '0 * * * *' });
+    const healthy = create({ cronExpression: '*/5 * * * *' });
+    services.scheduler.stop();
+    store.db.prepare("UPDATE automations SET cron_expression = 'not a cron' WHERE id = ?").run(broken.id);
+    services.scheduler.start();
+    clock.advanceTo('2026-11-21T11:00:00.000Z');
+    expect(runsOf(broken.id)).toHaveLength(0);
+    expect(scheduled(healthy.id)).toEqual(['2026-11-21T10:05:00.000Z']);
+  });
+});

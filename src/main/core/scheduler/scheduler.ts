@@ -199,7 +199,15 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
       running = true;
       const now = clock.now();
       const isPaused = paused();
-      for (const automation of store.automations.list()) if (automation.enabled) load(automation, isPaused ? now : null);
+      for (const automation of store.automations.list()) {
+        if (!automation.enabled) continue;
+        try {
+          load(automation, isPaused ? now : null);
+        } catch (error) {
+          // One automation whose stored schedule no longer compiles must not stop all the others.
+          logger.error({ err: error, automationId: automation.id }, 'scheduler: cannot schedule this automation');
+        }
+      }
       if (!isPaused) catchUpAll(now);
       arm();
     },
