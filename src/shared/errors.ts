@@ -18,6 +18,7 @@ export const errorStatus = {
   not_found: 404,
   instance_in_use: 409,
   default_instance: 409,
+  tunnel_not_configured: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

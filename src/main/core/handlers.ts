@@ -17,7 +17,7 @@ export interface HandlerMeta {
 }
 
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
-  const { automations, webhooks, instances, runs, apiKeys, scheduler } = services;
+  const { automations, webhooks, instances, runs, apiKeys, scheduler, tunnel } = services;
   return {
     'health.get': () => ({ status: 'ok', version: meta.version, uptimeSeconds: Math.round((Date.now() - meta.startedAt) / 1000) }),
     'openapi.get': () => meta.openApiDocument(),
@@ -53,5 +53,10 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'keys.list': () => ({ apiKeys: apiKeys.list() }),
     'keys.create': ({ body }) => apiKeys.create(body.name),
     'keys.revoke': ({ params }) => apiKeys.revoke(params.id),
+
+    'tunnel.get': () => ({ tunnel: tunnel.state() }),
+    'tunnel.configure': async ({ body }) => ({ tunnel: await tunnel.configure(body) }),
+    'tunnel.start': async () => ({ tunnel: await tunnel.start() }),
+    'tunnel.stop': async () => ({ tunnel: await tunnel.stop() }),
   };
 }

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import packageJson from '../../../package.json' with { type: 'json' };
-import { createHandlers } from './handlers';
+import { type Handlers, createHandlers } from './handlers';
 import { buildHttpApp } from './http/app';
 import { buildOpenApiDocument } from './http/openapi';
 import { type Logger, createLogger } from './logger';
@@ -53,12 +53,26 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const store = openStore(path.join(dataDir, 'steward.db'), { nativeBinding: options.nativeBinding });
   let url = httpUrl(host, options.port ?? defaultPort);
   const clock = options.clock ?? systemClock;
-  const services = createServices({ store, clock, now: () => clock.now(), logger, dataDir, baseUrl: () => url });
+  let handlers: Handlers | undefined;
+  const services: Services = createServices({
+    store,
+    clock,
+    now: () => clock.now(),
+    logger,
+    dataDir,
+    baseUrl: () => url,
+    startTriggerListener: async () => {
+      const triggersOnly = await buildHttpApp(services, handlers!, logger, { triggersOnly: true });
+      await triggersOnly.listen({ host: '127.0.0.1', port: 0 });
+      const address = triggersOnly.server.address();
+      return { port: typeof address === 'object' && address ? address.port : 0, close: () => triggersOnly.close() };
+    },
+  });
   let app: FastifyInstance | undefined;
   try {
     services.instances.ensureDefault();
     let openApiDocument: Record<string, unknown> | undefined;
-    const handlers = createHandlers(services, {
+    handlers = createHandlers(services, {
       version,
       startedAt: Date.now(),
       openApiDocument: () => (openApiDocument ??= buildOpenApiDocument(version)),
@@ -69,6 +83,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       const address = app.server.address();
       if (address && typeof address === 'object') url = httpUrl(host, address.port);
       services.scheduler.start();
+      void services.tunnel.resume();
     }
   } catch (error) {
     await app?.close();
@@ -93,6 +108,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       } finally {
         clearTimeout(cutOff);
         services.scheduler.stop();
+        await services.tunnel.close();
         store.close();
       }
     },

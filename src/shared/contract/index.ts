@@ -4,6 +4,7 @@ import { automationOperations } from './automations';
 import { healthOperations } from './health';
 import { instanceOperations } from './instances';
 import { runOperations } from './runs';
+import { tunnelOperations } from './tunnel';
 import { webhookOperations } from './webhooks';
 
 export const operations = {
@@ -13,6 +14,7 @@ export const operations = {
   ...instanceOperations,
   ...runOperations,
   ...apiKeyOperations,
+  ...tunnelOperations,
 };
 
 export type Operations = typeof operations;
@@ -25,4 +27,5 @@ export * from './common';
 export * from './health';
 export * from './instances';
 export * from './runs';
+export * from './tunnel';
 export * from './webhooks';

@@ -24,6 +24,7 @@ export const Webhook = z.object({
   instanceId: Id('ins'),
   threadId: Id('thr'),
   triggerUrl: z.string().describe('The local trigger URL'),
+  publicTriggerUrl: z.string().nullable().describe('The trigger URL through the tunnel, while it is up'),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

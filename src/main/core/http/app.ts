@@ -27,7 +27,11 @@ function acceptEmptyBodies(app: FastifyInstance): void {
   });
 }
 
-export async function buildHttpApp(services: Services, handlers: Handlers, logger: Logger): Promise<FastifyInstance> {
+/**
+ * `triggersOnly`: the listener the tunnel forwards to. It serves the trigger paths and
+ * /api/health and nothing else, whatever the method or credentials.
+ */
+export async function buildHttpApp(services: Services, handlers: Handlers, logger: Logger, options: { triggersOnly?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
@@ -42,7 +46,7 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
     const error = new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
     void reply.code(404).send(error.toBody());
   });
-  registerOperationRoutes(app, handlers, services);
+  registerOperationRoutes(app, handlers, services, options.triggersOnly ? (name) => name === 'health.get' : undefined);
   await registerTriggerRoutes(app, services);
   await app.ready();
   return app;

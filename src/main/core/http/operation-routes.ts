@@ -8,9 +8,14 @@ import type { Services } from '../services';
 /** `/api/automations/{id}` → `/api/automations/:id` */
 export const fastifyPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
-export function registerOperationRoutes(app: FastifyInstance, handlers: Handlers, services: Services): void {
+export function registerOperationRoutes(
+  app: FastifyInstance,
+  handlers: Handlers,
+  services: Services,
+  include: (name: OperationName) => boolean = () => true,
+): void {
   for (const [name, operation] of Object.entries(operations) as [OperationName, Operation][]) {
-    if (operation.customRoute) continue;
+    if (operation.customRoute || !include(name)) continue;
     const handle = handlers[name as keyof Handlers] as (input: unknown) => unknown;
     app.route({
       method: operation.method,

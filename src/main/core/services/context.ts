@@ -2,6 +2,7 @@
 import type { Logger } from '../logger';
 import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store';
+import type { TriggerListener } from '../tunnel/tunnel';
 
 export interface ServiceContext {
   store: Store;
@@ -12,6 +13,8 @@ export interface ServiceContext {
   dataDir: string;
   /** The local HTTP base, e.g. http://127.0.0.1:7321; trigger URLs are built on it. */
   baseUrl: () => string;
+  /** Starts the trigger-only HTTP listener the tunnel forwards to (the core provides it). */
+  startTriggerListener?: () => Promise<TriggerListener>;
 }
 
 export function isoNow(context: Pick<ServiceContext, 'now'>): string {

@@ -1,5 +1,6 @@
 // All services, wired to one context.
 import { createScheduler } from '../scheduler/scheduler';
+import { createTunnel } from '../tunnel/tunnel';
 import { createApiKeysService } from './api-keys';
 import { createAutomationsService } from './automations';
 import { createCommitBatcher } from './commit-batcher';
@@ -15,12 +16,19 @@ export function createServices(context: ServiceContext) {
   const instances = createInstancesService(context);
   const webhookDirectory = createWebhookDirectory(context.store);
   const scheduler = createScheduler({ store: context.store, clock: context.clock, logger: context.logger });
+  const tunnel = createTunnel({
+    store: context.store,
+    clock: context.clock,
+    logger: context.logger,
+    startListener: context.startTriggerListener ?? (() => Promise.reject(new Error('this core serves no HTTP'))),
+  });
   return {
     runs,
     instances,
     scheduler,
+    tunnel,
     automations: createAutomationsService(context, instances, runs, scheduler),
-    webhooks: createWebhooksService(context, instances, webhookDirectory),
+    webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel),
     apiKeys: createApiKeysService(context),
     triggers: createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory),
   };

@@ -6,14 +6,22 @@ import { newId, randomToken, sha256Hex } from '../ids';
 import type { WebhookRecord } from '../store/repositories/webhooks';
 import { type ServiceContext, isoNow } from './context';
 import type { InstancesService } from './instances';
+import type { Tunnel } from '../tunnel/tunnel';
 import type { WebhookDirectory } from './webhook-directory';
 
 export const triggerPath = (token: string): string => `/api/webhooks/trigger/${token}`;
 
-export function createWebhooksService(context: ServiceContext, instances: InstancesService, directory: WebhookDirectory) {
+export function createWebhooksService(context: ServiceContext, instances: InstancesService, directory: WebhookDirectory, tunnel: Tunnel) {
   const { store } = context;
 
-  const present = (record: WebhookRecord): Webhook => ({ ...record, triggerUrl: context.baseUrl() + triggerPath(record.token) });
+  function present(record: WebhookRecord): Webhook {
+    const publicBase = tunnel.publicUrl();
+    return {
+      ...record,
+      triggerUrl: context.baseUrl() + triggerPath(record.token),
+      publicTriggerUrl: publicBase === null ? null : publicBase + triggerPath(record.token),
+    };
+  }
 
   function record(id: string): WebhookRecord {
     const found = store.webhooks.get(id);
