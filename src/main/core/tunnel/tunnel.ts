@@ -21,9 +21,9 @@ export interface TunnelDeps {
   clock: Clock;
   logger: Logger;
   /** Starts the trigger-only listener on a free loopback port. */
-  startListener(): Promise<TriggerListener>;
+  startListener: () => Promise<TriggerListener>;
   /** Checks that a public base URL reaches this Steward: GET <url>/api/health. */
-  checkHealth?(publicUrl: string): Promise<boolean>;
+  checkHealth?: (publicUrl: string) => Promise<boolean>;
 }
 
 const configKey = 'tunnel.config';

@@ -1,0 +1,116 @@
+// The tunnel against a real OpenSSH server on loopback: it comes up, a trigger through the
+// forwarded port creates a run, the management API is 404 through it even with a valid key, and
+// it goes to error when the server goes away and comes back when the server does.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TunnelState } from '../../src/shared/contract';
+import { type TestCore, request, startTestCore } from '../support/core';
+import { type TestSshd, createTestSshd, freePort } from '../support/sshd';
+import { systemClock } from '../../src/main/core/scheduler/clock';
+
+let t: TestCore;
+let sshd: TestSshd;
+let remotePort: number;
+
+beforeAll(async () => {
+  sshd = await createTestSshd();
+  await sshd.start();
+  remotePort = await freePort();
+  // The tunnel retries and health-checks on real timers.
+  t = await startTestCore({ clock: systemClock });
+});
+afterAll(async () => {
+  await t.close();
+  await sshd.stop();
+});
+
+const sshConfig = (overrides: Record<string, unknown> = {}) => ({
+  provider: 'ssh',
+  host: '127.0.0.1',
+  port: sshd.port,
+  user: sshd.user,
+  remotePort,
+  identityFile: sshd.identityFile,
+  knownHostsFile: sshd.knownHostsFile,
+  publicUrl: `http://127.0.0.1:${remotePort}`,
+  ...overrides,
+});
+
+async function tunnelReaches(expected: TunnelState['state'], timeoutMs = 20_000): Promise<TunnelState> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { tunnel } = (await t.api('GET', '/api/tunnel')).body as { tunnel: TunnelState };
+    if (tunnel.state === expected) return tunnel;
+    if (Date.now() > deadline) throw new Error(`tunnel stayed ${tunnel.state} (${tunnel.reason}), expected ${expected}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('ssh tunnel', () => {
+  it('refuses to start before a provider is chosen', async () => {
+    const response = await t.api('POST', '/api/tunnel/start');
+    expect(response.status).toBe(409);
+    expect(response.body.error.code).toBe('tunnel_not_configured');
+    expect((await t.api('GET', '/api/tunnel')).body.tunnel).toMatchObject({ state: 'off', config: null });
+  });
+
+  it('comes up, serves triggers through the forwarded port and nothing else', async () => {
+    expect((await t.api('PUT', '/api/tunnel', sshConfig())).status).toBe(200);
+    expect((await t.api('POST', '/api/tunnel/start')).body.tunnel.state).toMatch(/connecting|up/);
+    const up = await tunnelReaches('up');
+    expect(up.publicUrl).toBe(`http://127.0.0.1:${remotePort}`);
+
+    const { webhook } = (await t.api('POST', '/api/webhooks', { name: 'CI', promptTemplate: 'CI says {{payload}}' })).body;
+    expect(webhook.publicTriggerUrl).toBe(`http://127.0.0.1:${remotePort}/api/webhooks/trigger/${webhook.token}`);
+    const triggered = await request(webhook.publicTriggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"via":"tunnel"}' });
+    expect(triggered.status).toBe(202);
+    expect((await t.api('GET', `/api/runs/${triggered.body.run.id}`)).body.run.prompt).toBe('CI says {"via":"tunnel"}');
+
+    const through = (path: string, init: RequestInit = {}) => request(`http://127.0.0.1:${remotePort}${path}`, init);
+    const withKey = { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' };
+    expect((await through('/api/health')).status).toBe(200);
+    for (const [method, path] of [
+      ['GET', '/api/automations'], ['POST', '/api/automations'], ['GET', '/api/keys'], ['POST', '/api/keys'], ['GET', '/api/webhooks'],
+      ['GET', `/api/webhooks/${webhook.id}`], ['PUT', '/api/tunnel'], ['POST', '/api/tunnel/stop'], ['GET', '/api/openapi.json'], ['GET', '/'],
+    ] as const) {
+      const response = await through(path, { method, headers: withKey, body: method === 'GET' ? undefined : '{"name":"x"}' });
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.body.error.code).toBe('not_found');
+    }
+    expect((await t.api('GET', '/api/keys')).body.apiKeys).toHaveLength(1);
+  });
+
+  it('turns to error when the server goes away, and comes back when it returns', async () => {
+    await tunnelReaches('up');
+    await sshd.stop();
+    const failed = await tunnelReaches('error');
+    expect(failed.reason).toMatch(/lost|refused|exited/);
+    expect((await t.api('POST', '/api/webhooks', { name: 'x', promptTemplate: '{{payload}}' })).body.webhook.publicTriggerUrl).toBeNull();
+    await sshd.start();
+    const back = await tunnelReaches('up', 45_000);
+    expect(back.publicUrl).toBe(`http://127.0.0.1:${remotePort}`);
+  }, 60_000);
+
+  it('says clearly when the key is refused or the host key is unknown, without hanging', async () => {
+    await t.api('PUT', '/api/tunnel', sshConfig({ identityFile: sshd.strangerIdentityFile }));
+    expect((await tunnelReaches('error')).reason).toContain('refused the key');
+    await t.api('PUT', '/api/tunnel', sshConfig({ knownHostsFile: `${sshd.dir}/empty_known_hosts` }));
+    expect((await tunnelReaches('error')).reason).toContain('host key');
+    await t.api('PUT', '/api/tunnel', sshConfig({ port: await freePort() }));
+    expect((await tunnelReaches('error')).reason).toContain('refused the connection');
+  });
+
+  it('stops on request, and the forwarded port no longer answers', async () => {
+    await t.api('PUT', '/api/tunnel', sshConfig());
+    await tunnelReaches('up');
+    expect((await t.api('POST', '/api/tunnel/stop')).body.tunnel).toMatchObject({ state: 'off', publicUrl: null });
+    await expect(fetch(`http://127.0.0.1:${remotePort}/api/health`, { signal: AbortSignal.timeout(3_000) })).rejects.toThrow();
+  });
+
+  it('reports a missing cloudflared clearly', async () => {
+    await t.api('PUT', '/api/tunnel', { provider: 'cloudflare', binary: '/nonexistent/cloudflared' });
+    await t.api('POST', '/api/tunnel/start');
+    const failed = await tunnelReaches('error');
+    expect(failed.reason).toContain('/nonexistent/cloudflared was not found');
+    await t.api('POST', '/api/tunnel/stop');
+  });
+});
