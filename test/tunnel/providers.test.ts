@@ -1,6 +1,6 @@
 // Tunnel providers: the arguments each tool gets, and reading their documented output.
 import { describe, expect, it } from 'vitest';
-import { cloudflareCommand, sshCommand } from '../../src/main/core/tunnel/providers';
+import { cloudflareCommand, localtunnelCommand, sshCommand } from '../../src/main/core/tunnel/providers';
 
 const ssh = sshCommand(
   { provider: 'ssh', host: 'hooks.example.com', user: 'ada', port: 2222, remotePort: 8080, identityFile: '/keys/id', knownHostsFile: '/keys/known', publicUrl: 'https://hooks.example.com/' },
@@ -77,5 +77,24 @@ describe('cloudflared', () => {
     expect(cloudflare.failureFrom(line)).toContain('failed to request quick Tunnel');
     expect(cloudflare.failureFrom('2026-11-21T09:00:00Z ERR Failed to serve quic connection error="timeout"')).toBe('cloudflared: Failed to serve quic connection error="timeout"');
     expect(cloudflare.failureFrom('2026-11-21T09:00:00Z INF Registered tunnel connection')).toBeUndefined();
+  });
+});
+
+describe('localtunnel', () => {
+  const lt = localtunnelCommand({ provider: 'localtunnel', subdomain: 'my-hooks', host: 'https://lt.example.com' }, 43210, '/usr/bin/node', '/app/lt.js');
+
+  it('runs its client with Node against the trigger listener', () => {
+    expect(lt.command).toBe('/usr/bin/node');
+    expect(lt.args).toEqual(['/app/lt.js', '--port', '43210', '--local-host', '127.0.0.1', '--subdomain', 'my-hooks', '--host', 'https://lt.example.com']);
+    expect(lt.env).toEqual({ ELECTRON_RUN_AS_NODE: '1' });
+    expect(localtunnelCommand({ provider: 'localtunnel' }, 1, 'node', 'lt.js').args).toEqual(['lt.js', '--port', '1', '--local-host', '127.0.0.1']);
+  });
+
+  it('reads the URL it prints', () => {
+    expect(lt.upFrom('your url is: https://my-hooks.loca.lt')).toBe('https://my-hooks.loca.lt');
+    expect(lt.upFrom('your cachedUrl is: https://x.example')).toBeUndefined();
+    expect(lt.failureFrom('Error: connection refused: localtunnel.me:37511 (check your firewall settings)')).toBe(
+      'localtunnel: connection refused: localtunnel.me:37511 (check your firewall settings)',
+    );
   });
 });

@@ -20,13 +20,34 @@ export const CloudflareTunnel = z.strictObject({
   binary: z.string().min(1).optional().describe('Path to cloudflared; default: cloudflared on PATH'),
 });
 
-export const TunnelConfig = z.discriminatedUnion('provider', [SshTunnel, CloudflareTunnel]);
+export const NgrokTunnel = z.strictObject({
+  provider: z.literal('ngrok'),
+  authtoken: z.string().min(1).optional().describe('Write-only, stored encrypted; omitted: keep the stored one, or use NGROK_AUTHTOKEN'),
+  domain: Hostname.optional().describe('A domain reserved in your ngrok account'),
+});
+
+export const LocalTunnel = z.strictObject({
+  provider: z.literal('localtunnel'),
+  subdomain: z.string().regex(/^[a-z0-9-]+$/, 'must be lowercase letters, digits and dashes').optional(),
+  host: z.url({ protocol: /^https?$/ }).optional().describe('A localtunnel server of your own; default https://localtunnel.me'),
+});
+
+export const TunnelConfig = z.discriminatedUnion('provider', [SshTunnel, CloudflareTunnel, NgrokTunnel, LocalTunnel]);
 export type TunnelConfig = z.output<typeof TunnelConfig>;
+
+/** The configuration as the API shows it: secrets never leave, only whether one is stored. */
+export const TunnelConfigView = z.discriminatedUnion('provider', [
+  SshTunnel,
+  CloudflareTunnel,
+  NgrokTunnel.omit({ authtoken: true }).extend({ authtokenStored: z.boolean() }),
+  LocalTunnel,
+]);
+export type TunnelConfigView = z.output<typeof TunnelConfigView>;
 
 export const tunnelStates = ['off', 'connecting', 'up', 'error'] as const;
 
 export const TunnelState = z.object({
-  config: TunnelConfig.nullable(),
+  config: TunnelConfigView.nullable(),
   state: z.enum(tunnelStates),
   reason: z.string().nullable().describe('Why the tunnel is in error, or is reconnecting'),
   publicUrl: z.string().nullable().describe('The public base URL while up; trigger URLs live under it'),

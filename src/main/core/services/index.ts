@@ -1,5 +1,6 @@
 // All services, wired to one context.
 import { createScheduler } from '../scheduler/scheduler';
+import { createSecretBox } from '../secrets';
 import { createTunnel } from '../tunnel/tunnel';
 import { createApiKeysService } from './api-keys';
 import { createAutomationsService } from './automations';
@@ -20,6 +21,7 @@ export function createServices(context: ServiceContext) {
     store: context.store,
     clock: context.clock,
     logger: context.logger,
+    secrets: createSecretBox(context.dataDir),
     startListener: context.startTriggerListener ?? (() => Promise.reject(new Error('this core serves no HTTP'))),
   });
   return {

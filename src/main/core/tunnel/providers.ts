@@ -5,6 +5,7 @@ import type { TunnelConfig } from '../../../shared/contract';
 export interface ProviderCommand {
   command: string;
   args: string[];
+  env?: Record<string, string>;
   /** A name a person recognises, for error messages. */
   label: string;
   /** How to get the tool when it is missing. */
@@ -64,6 +65,19 @@ export function cloudflareCommand(config: Extract<TunnelConfig, { provider: 'clo
   };
 }
 
-export function providerCommand(config: TunnelConfig, localPort: number): ProviderCommand {
-  return config.provider === 'ssh' ? sshCommand(config, localPort) : cloudflareCommand(config, localPort);
+/** localtunnel's own command-line client, run with Node (`ltScript`: its bin/lt.js). */
+export function localtunnelCommand(config: Extract<TunnelConfig, { provider: 'localtunnel' }>, localPort: number, node: string, ltScript: string): ProviderCommand {
+  const args = [ltScript, '--port', String(localPort), '--local-host', '127.0.0.1'];
+  if (config.subdomain) args.push('--subdomain', config.subdomain);
+  if (config.host) args.push('--host', config.host);
+  return {
+    command: node,
+    args,
+    // Under Electron, process.execPath is Electron: this makes it behave as Node.
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+    label: 'localtunnel',
+    installHint: 'Reinstall Steward: its localtunnel client is missing.',
+    upFrom: (line) => /your url is: (https?:\/\/\S+)/.exec(line)?.[1],
+    failureFrom: (line) => (/Error:/.test(line) ? `localtunnel: ${line.replace(/^.*?Error:\s*/, '').trim()}` : undefined),
+  };
 }

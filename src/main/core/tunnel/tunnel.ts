@@ -1,15 +1,14 @@
 // The tunnel: a second HTTP listener on loopback serving only the trigger paths and /api/health,
-// and a provider process (ssh, cloudflared) that forwards a public address to it. So the
-// management API is never reachable through the tunnel. States: off → connecting → up, and error
-// (with a reason) from which it reconnects with backoff for as long as it is meant to be on.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { type TunnelConfig, type TunnelState, TunnelConfig as TunnelConfigSchema } from '../../../shared/contract';
+// and a provider that forwards a public address to it. So the management API is never reachable
+// through the tunnel. States: off → connecting → up, and error (with a reason) from which it
+// reconnects with backoff for as long as it is meant to be on.
+import type { TunnelConfig, TunnelConfigView, TunnelState } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../logger';
 import type { Clock } from '../scheduler/clock';
+import type { SecretBox } from '../secrets';
 import type { Store } from '../store';
-import { type ProviderCommand, providerCommand } from './providers';
+import { type Connection, PermanentTunnelError, connectorFor } from './connectors';
 
 export interface TriggerListener {
   port: number;
@@ -20,20 +19,21 @@ export interface TunnelDeps {
   store: Store;
   clock: Clock;
   logger: Logger;
+  secrets: SecretBox;
   /** Starts the trigger-only listener on a free loopback port. */
   startListener: () => Promise<TriggerListener>;
-  /** Checks that a public base URL reaches this Steward: GET <url>/api/health. */
-  checkHealth?: (publicUrl: string) => Promise<boolean>;
 }
+
+/** What is stored: the configuration, with the ngrok authtoken sealed. */
+type StoredConfig = Exclude<TunnelConfig, { provider: 'ngrok' }> | { provider: 'ngrok'; domain?: string | undefined; sealedAuthtoken?: string | undefined };
 
 const configKey = 'tunnel.config';
 const enabledKey = 'tunnel.enabled';
 const firstRetryMs = 1_000;
 const maxRetryMs = 30_000;
 const healthEveryMs = 30_000;
-const connectTimeoutMs = 30_000;
 
-async function defaultHealthCheck(publicUrl: string): Promise<boolean> {
+async function reachable(publicUrl: string): Promise<boolean> {
   try {
     const response = await fetch(`${publicUrl}/api/health`, { signal: AbortSignal.timeout(10_000) });
     return response.ok;
@@ -42,27 +42,30 @@ async function defaultHealthCheck(publicUrl: string): Promise<boolean> {
   }
 }
 
-export function createTunnel(deps: TunnelDeps) {
-  const { store, clock, logger } = deps;
-  const checkHealth = deps.checkHealth ?? defaultHealthCheck;
+export function createTunnel({ store, clock, logger, secrets, startListener }: TunnelDeps) {
   let listener: TriggerListener | undefined;
-  let child: ChildProcess | undefined;
+  let connection: Connection | undefined;
+  /** Bumped whenever what is wanted changes, so that a slow attempt for an older wish stands down. */
+  let attempt = 0;
   let retryTimer: unknown;
   let healthTimer: unknown;
   let retryMs = firstRetryMs;
-  let state: TunnelState = { config: null, state: 'off', reason: null, publicUrl: null, since: clock.now().toISOString() };
+  let status: Pick<TunnelState, 'state' | 'reason' | 'publicUrl' | 'since'> = { state: 'off', reason: null, publicUrl: null, since: clock.now().toISOString() };
 
-  const storedConfig = (): TunnelConfig | null => {
+  const stored = (): StoredConfig | null => {
     const raw = store.settings.get(configKey);
-    if (!raw) return null;
-    const parsed = TunnelConfigSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    return raw ? (JSON.parse(raw) as StoredConfig) : null;
   };
   const wanted = (): boolean => store.settings.get(enabledKey) === 'true';
 
+  function view(config: StoredConfig | null): TunnelConfigView | null {
+    if (config?.provider !== 'ngrok') return config;
+    return { provider: 'ngrok', ...(config.domain ? { domain: config.domain } : {}), authtokenStored: config.sealedAuthtoken !== undefined };
+  }
+
   function set(next: Pick<TunnelState, 'state' | 'reason' | 'publicUrl'>): void {
-    state = { config: storedConfig(), ...next, since: clock.now().toISOString() };
-    logger.info({ tunnel: state.state, reason: state.reason, publicUrl: state.publicUrl }, 'tunnel state');
+    status = { ...next, since: clock.now().toISOString() };
+    logger.info({ tunnel: next.state, reason: next.reason, publicUrl: next.publicUrl }, 'tunnel state');
   }
 
   function clearTimers(): void {
@@ -71,16 +74,16 @@ export function createTunnel(deps: TunnelDeps) {
     retryTimer = healthTimer = undefined;
   }
 
-  function killChild(): void {
-    const running = child;
-    child = undefined;
-    if (running && running.exitCode === null) running.kill('SIGTERM');
+  async function dropConnection(): Promise<void> {
+    const open = connection;
+    connection = undefined;
+    await open?.close().catch((error: unknown) => logger.warn({ err: error }, 'tunnel: closing the provider failed'));
   }
 
   /** The provider failed or the link dropped: say why, and try again later if still wanted. */
   function fail(reason: string, retry = true): void {
-    killChild();
     clearTimers();
+    void dropConnection();
     set({ state: 'error', reason, publicUrl: null });
     if (retry && wanted()) {
       retryTimer = clock.setTimer(() => void connect(), retryMs);
@@ -88,115 +91,109 @@ export function createTunnel(deps: TunnelDeps) {
     }
   }
 
-  function watchHealth(publicUrl: string): void {
+  function watchHealth(publicUrl: string, mine: number): void {
     healthTimer = clock.setTimer(() => {
-      void checkHealth(publicUrl).then((healthy) => {
-        if (state.state !== 'up' || state.publicUrl !== publicUrl) return;
-        if (healthy) watchHealth(publicUrl);
+      void reachable(publicUrl).then((healthy) => {
+        if (mine !== attempt || status.state !== 'up') return;
+        if (healthy) watchHealth(publicUrl, mine);
         else fail(`The tunnel is up but ${publicUrl}/api/health does not answer through it.`);
       });
     }, healthEveryMs);
   }
 
-  function run(provider: ProviderCommand): void {
-    const tool = spawn(provider.command, provider.args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = tool;
-    let lastFailure: string | undefined;
-    const connectTimer = clock.setTimer(() => {
-      if (child === tool && state.state === 'connecting') fail(lastFailure ?? `${provider.label} did not bring the tunnel up within ${connectTimeoutMs / 1000} s.`);
-    }, connectTimeoutMs);
-
-    const read = (line: string) => {
-      if (child !== tool) return;
-      lastFailure = provider.failureFrom(line) ?? lastFailure;
-      const publicUrl = state.state === 'connecting' ? provider.upFrom(line) : undefined;
-      if (publicUrl) {
-        clock.clearTimer(connectTimer);
-        retryMs = firstRetryMs;
-        set({ state: 'up', reason: null, publicUrl });
-        watchHealth(publicUrl);
-      }
-    };
-    for (const stream of [tool.stdout, tool.stderr]) createInterface({ input: stream }).on('line', read);
-
-    tool.on('error', (error: NodeJS.ErrnoException) => {
-      clock.clearTimer(connectTimer);
-      if (child !== tool) return;
-      if (error.code === 'ENOENT') fail(`${provider.command} was not found. ${provider.installHint}`, false);
-      else fail(`${provider.label} could not start: ${error.message}`);
-    });
-    tool.on('exit', (code, signal) => {
-      clock.clearTimer(connectTimer);
-      if (child !== tool) return;
-      fail(lastFailure ?? `${provider.label} exited (${signal ?? `code ${code}`}).`);
-    });
-  }
-
   async function connect(): Promise<void> {
     retryTimer = undefined;
-    const config = storedConfig();
+    const config = stored();
     if (!config || !wanted()) return;
-    killChild();
-    set({ state: 'connecting', reason: state.state === 'error' ? state.reason : null, publicUrl: null });
+    const mine = ++attempt;
+    await dropConnection();
+    set({ state: 'connecting', reason: status.state === 'error' ? status.reason : null, publicUrl: null });
     try {
-      listener ??= await deps.startListener();
+      listener ??= await startListener();
+      const authtoken = config.provider === 'ngrok' && config.sealedAuthtoken ? openSecret(config.sealedAuthtoken) : undefined;
+      const opened = await connectorFor(config.provider === 'ngrok' ? { provider: 'ngrok', domain: config.domain } : config, authtoken)(listener.port);
+      if (mine !== attempt) {
+        await opened.close();
+        return;
+      }
+      connection = opened;
+      retryMs = firstRetryMs;
+      set({ state: 'up', reason: null, publicUrl: opened.publicUrl.replace(/\/+$/, '') });
+      watchHealth(status.publicUrl!, mine);
+      void opened.ended.then((reason) => {
+        if (mine === attempt && connection === opened) fail(reason);
+      });
     } catch (error) {
-      fail(`The trigger listener could not start: ${(error as Error).message}`);
-      return;
+      if (mine !== attempt) return;
+      fail((error as Error).message, !(error instanceof PermanentTunnelError));
     }
-    if (!wanted()) return;
-    run(providerCommand(config, listener.port));
+  }
+
+  function openSecret(sealed: string): string {
+    try {
+      return secrets.open(sealed);
+    } catch (error) {
+      throw new PermanentTunnelError(`${(error as Error).message} Set the authtoken again.`);
+    }
   }
 
   async function halt(): Promise<void> {
+    attempt++;
     clearTimers();
-    killChild();
+    await dropConnection();
     const open = listener;
     listener = undefined;
     await open?.close();
   }
 
-  return {
-    state: (): TunnelState => ({ ...state, config: storedConfig() }),
-    /** The public base URL while the tunnel is up. */
-    publicUrl: (): string | null => (state.state === 'up' ? state.publicUrl : null),
+  const state = (): TunnelState => ({ config: view(stored()), ...status });
 
+  return {
+    state,
+    /** The public base URL while the tunnel is up. */
+    publicUrl: (): string | null => (status.state === 'up' ? status.publicUrl : null),
+
+    /** Stores a provider's settings (secrets sealed); a tunnel that is on restarts with them. */
     async configure(config: TunnelConfig): Promise<TunnelState> {
-      store.settings.set(configKey, JSON.stringify(config));
+      let next: StoredConfig = config;
+      if (config.provider === 'ngrok') {
+        const previous = stored();
+        const keep = previous?.provider === 'ngrok' ? previous.sealedAuthtoken : undefined;
+        next = { provider: 'ngrok', domain: config.domain, sealedAuthtoken: config.authtoken ? secrets.seal(config.authtoken) : keep };
+      }
+      store.settings.set(configKey, JSON.stringify(next));
       if (wanted()) {
         await halt();
         retryMs = firstRetryMs;
         await connect();
-      } else {
-        state = { ...state, config };
       }
-      return this.state();
+      return state();
     },
 
     async start(): Promise<TunnelState> {
-      if (!storedConfig()) throw new AppError('tunnel_not_configured', 'Choose a tunnel provider first (PUT /api/tunnel).');
+      if (!stored()) throw new AppError('tunnel_not_configured', 'Choose a tunnel provider first (PUT /api/tunnel).');
       store.settings.set(enabledKey, 'true');
-      if (state.state === 'off' || state.state === 'error') {
+      if (status.state === 'off' || status.state === 'error') {
         retryMs = firstRetryMs;
         clearTimers();
         await connect();
       }
-      return this.state();
+      return state();
     },
 
     async stop(): Promise<TunnelState> {
       store.settings.set(enabledKey, 'false');
       await halt();
       set({ state: 'off', reason: null, publicUrl: null });
-      return this.state();
+      return state();
     },
 
     /** At core start: bring the tunnel back if it was on when Steward last ran. */
     async resume(): Promise<void> {
-      if (wanted() && storedConfig()) await connect();
+      if (wanted() && stored()) await connect();
     },
 
-    /** At core shutdown: stop everything but remember whether the tunnel was wanted. */
+    /** At core shutdown: stop everything, but remember whether the tunnel was wanted. */
     close: halt,
   };
 }
