@@ -81,7 +81,7 @@ async function ngrokConnection(config: Extract<TunnelConfig, { provider: 'ngrok'
     // The library reconnects a dropped session by itself; the tunnel's health check notices the rest.
     return { publicUrl, ended: new Promise<string>(() => {}), close: () => listener.close() };
   } catch (error) {
-    throw new Error(`ngrok: ${(error as Error).message}`);
+    throw new Error(`ngrok: ${(error as Error).message}`, { cause: error });
   } finally {
     clearTimeout(timer);
   }
