@@ -2,8 +2,11 @@
 // forwarded port creates a run, the management API is 404 through it even with a valid key, and
 // it goes to error when the server goes away and comes back when the server does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TunnelState } from '../../src/shared/contract';
-import { type TestCore, request, startTestCore } from '../support/core';
+import type { TunnelConfig, TunnelState } from '../../src/shared/contract';
+import { silentLogger } from '../../src/main/core/logger';
+import { createSecretBox } from '../../src/main/core/secrets';
+import { createTunnel } from '../../src/main/core/tunnel/tunnel';
+import { type TestCore, request, startTestCore, tempStore } from '../support/core';
 import { type TestSshd, createTestSshd, freePort } from '../support/sshd';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 
@@ -23,7 +26,7 @@ afterAll(async () => {
   await sshd.stop();
 });
 
-const sshConfig = (overrides: Record<string, unknown> = {}) => ({
+const sshConfig = (overrides: Partial<Extract<TunnelConfig, { provider: 'ssh' }>> = {}): Extract<TunnelConfig, { provider: 'ssh' }> => ({
   provider: 'ssh',
   host: '127.0.0.1',
   port: sshd.port,
@@ -112,5 +115,35 @@ describe('ssh tunnel', () => {
     const failed = await tunnelReaches('error');
     expect(failed.reason).toContain('/nonexistent/cloudflared was not found');
     await t.api('POST', '/api/tunnel/stop');
+  });
+});
+
+describe('health through the tunnel', () => {
+  it('turns to error when the public URL does not reach Steward, though ssh is up', async () => {
+    const wrongPort = await freePort();
+    const temp = tempStore();
+    const tunnel = createTunnel({
+      store: temp.store,
+      clock: systemClock,
+      logger: silentLogger(),
+      secrets: createSecretBox(temp.dir),
+      startListener: async () => ({ port: await freePort(), close: async () => {} }),
+      healthEveryMs: 300,
+    });
+    await tunnel.configure(sshConfig({ publicUrl: `http://127.0.0.1:${wrongPort}` }));
+    await tunnel.start();
+    const deadline = Date.now() + 15_000;
+    let reason: string | null = null;
+    while (Date.now() < deadline) {
+      const state = tunnel.state();
+      if (state.state === 'error' && state.reason?.includes('does not answer')) {
+        reason = state.reason;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await tunnel.stop();
+    temp.remove();
+    expect(reason).toContain(`http://127.0.0.1:${wrongPort}/api/health does not answer through it`);
   });
 });

@@ -22,6 +22,8 @@ export interface TunnelDeps {
   secrets: SecretBox;
   /** Starts the trigger-only listener on a free loopback port. */
   startListener: () => Promise<TriggerListener>;
+  /** How often an up tunnel checks its own public /api/health; default 30 s. */
+  healthEveryMs?: number;
 }
 
 /** What is stored: the configuration, with the ngrok authtoken sealed. */
@@ -31,7 +33,7 @@ const configKey = 'tunnel.config';
 const enabledKey = 'tunnel.enabled';
 const firstRetryMs = 1_000;
 const maxRetryMs = 30_000;
-const healthEveryMs = 30_000;
+const defaultHealthEveryMs = 30_000;
 
 async function reachable(publicUrl: string): Promise<boolean> {
   try {
@@ -42,7 +44,7 @@ async function reachable(publicUrl: string): Promise<boolean> {
   }
 }
 
-export function createTunnel({ store, clock, logger, secrets, startListener }: TunnelDeps) {
+export function createTunnel({ store, clock, logger, secrets, startListener, healthEveryMs = defaultHealthEveryMs }: TunnelDeps) {
   let listener: TriggerListener | undefined;
   let connection: Connection | undefined;
   /** Bumped whenever what is wanted changes, so that a slow attempt for an older wish stands down. */
