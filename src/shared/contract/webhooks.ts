@@ -15,6 +15,17 @@ export const PromptTemplate = z
     }
   });
 
+export const signatureSchemes = ['github', 'stripe', 'standard'] as const;
+export const SignatureScheme = z.enum(signatureSchemes);
+export type SignatureScheme = z.infer<typeof SignatureScheme>;
+
+export const SignatureInput = z
+  .strictObject({
+    scheme: SignatureScheme.describe('github: X-Hub-Signature-256; stripe: Stripe-Signature; standard: Standard Webhooks'),
+    secret: z.string().min(8, 'must be at least 8 characters').max(1024).describe('Write-only; stored encrypted'),
+  })
+  .describe('Require a valid signature on every trigger; a bad or missing one is 401 invalid_signature');
+
 export const Webhook = z.object({
   id: Id('whk'),
   name: z.string(),
@@ -25,6 +36,7 @@ export const Webhook = z.object({
   threadId: Id('thr'),
   triggerUrl: z.string().describe('The local trigger URL'),
   publicTriggerUrl: z.string().nullable().describe('The trigger URL through the tunnel, while it is up'),
+  signature: z.object({ scheme: SignatureScheme }).nullable().describe('The signature check, if any; the secret is never shown'),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -35,6 +47,7 @@ export const WebhookCreate = z.strictObject({
   promptTemplate: PromptTemplate,
   enabled: z.boolean().default(true),
   instanceId: z.string().optional().describe('Default: the default instance'),
+  signature: SignatureInput.optional(),
 });
 
 export const WebhookUpdate = z.strictObject({
@@ -43,6 +56,7 @@ export const WebhookUpdate = z.strictObject({
   enabled: z.boolean().optional(),
   regenerateToken: z.boolean().optional().describe('true: a new token; the old trigger URL stops working at once'),
   instanceId: z.string().optional(),
+  signature: SignatureInput.nullable().optional().describe('null: no signature check'),
 });
 
 export const TriggerParams = z.strictObject({ token: z.string() });

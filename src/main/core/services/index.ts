@@ -17,11 +17,12 @@ export function createServices(context: ServiceContext) {
   const instances = createInstancesService(context);
   const webhookDirectory = createWebhookDirectory(context.store);
   const scheduler = createScheduler({ store: context.store, clock: context.clock, logger: context.logger });
+  const secrets = createSecretBox(context.dataDir);
   const tunnel = createTunnel({
     store: context.store,
     clock: context.clock,
     logger: context.logger,
-    secrets: createSecretBox(context.dataDir),
+    secrets,
     startListener: context.startTriggerListener ?? (() => Promise.reject(new Error('this core serves no HTTP'))),
   });
   return {
@@ -30,9 +31,9 @@ export function createServices(context: ServiceContext) {
     scheduler,
     tunnel,
     automations: createAutomationsService(context, instances, runs, scheduler),
-    webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel),
+    webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, secrets),
     apiKeys: createApiKeysService(context),
-    triggers: createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory),
+    triggers: createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, secrets),
   };
 }
 

@@ -4,7 +4,9 @@ import { payloadPlaceholder, type RunStatus } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { newId } from '../ids';
 import type { WebhookRecord } from '../store/repositories/webhooks';
+import type { SecretBox } from '../secrets';
 import type { CommitBatcher } from './commit-batcher';
+import { verifySignature } from './signatures';
 import type { ServiceContext } from './context';
 import type { RunsService } from './runs';
 import type { WebhookDirectory } from './webhook-directory';
@@ -32,10 +34,15 @@ export function renderTemplate(template: string, payload: string): string {
 const unknownToken = () => new AppError('not_found', 'No webhook has this trigger URL.');
 const disabled = () => new AppError('webhook_disabled', 'This webhook is disabled; enable it to accept triggers again.');
 
-export function createTriggersService(context: ServiceContext, runs: RunsService, batcher: CommitBatcher, directory: WebhookDirectory) {
+export function createTriggersService(context: ServiceContext, runs: RunsService, batcher: CommitBatcher, directory: WebhookDirectory, secrets: SecretBox) {
   const { store } = context;
 
   return {
+    /** 401 invalid_signature unless the request is signed as the webhook requires (if it does). */
+    checkSignature(webhook: WebhookRecord, headers: Record<string, string | string[] | undefined>, body: Buffer): void {
+      if (webhook.signature) verifySignature(webhook.signature.scheme, secrets.open(webhook.signature.sealedSecret), headers, body, context.now());
+    },
+
     /** The webhook a token opens, enabled or not; checked before any body is read. */
     find(token: string): WebhookRecord {
       const webhook = directory.find(token);

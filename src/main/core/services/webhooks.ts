@@ -1,23 +1,33 @@
 // Webhooks: records with a secret token; triggering them lives in triggers.ts.
 import type { z } from 'zod';
-import type { Webhook, WebhookCreate, WebhookUpdate } from '../../../shared/contract';
+import type { SignatureInput as SignatureInputSchema, Webhook, WebhookCreate, WebhookUpdate } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { newId, randomToken, sha256Hex } from '../ids';
 import type { WebhookRecord } from '../store/repositories/webhooks';
 import { type ServiceContext, isoNow } from './context';
 import type { InstancesService } from './instances';
+import type { SecretBox } from '../secrets';
 import type { Tunnel } from '../tunnel/tunnel';
 import type { WebhookDirectory } from './webhook-directory';
 
+type SignatureInput = z.output<typeof SignatureInputSchema>;
+
 export const triggerPath = (token: string): string => `/api/webhooks/trigger/${token}`;
 
-export function createWebhooksService(context: ServiceContext, instances: InstancesService, directory: WebhookDirectory, tunnel: Tunnel) {
+export function createWebhooksService(
+  context: ServiceContext,
+  instances: InstancesService,
+  directory: WebhookDirectory,
+  tunnel: Tunnel,
+  secrets: SecretBox,
+) {
   const { store } = context;
 
-  function present(record: WebhookRecord): Webhook {
+  function present({ signature, ...record }: WebhookRecord): Webhook {
     const publicBase = tunnel.publicUrl();
     return {
       ...record,
+      signature: signature && { scheme: signature.scheme },
       triggerUrl: context.baseUrl() + triggerPath(record.token),
       publicTriggerUrl: publicBase === null ? null : publicBase + triggerPath(record.token),
     };
@@ -28,6 +38,9 @@ export function createWebhooksService(context: ServiceContext, instances: Instan
     if (!found) throw new AppError('not_found', `No webhook ${id}.`);
     return found;
   }
+
+  const sealed = (signature: SignatureInput | null | undefined): WebhookRecord['signature'] =>
+    signature ? { scheme: signature.scheme, sealedSecret: secrets.seal(signature.secret) } : null;
 
   /** Writes the webhook; the directory learns of it once the caller's transaction committed. */
   function saved(write: () => WebhookRecord): Webhook {
@@ -57,6 +70,7 @@ export function createWebhooksService(context: ServiceContext, instances: Instan
           promptTemplate: input.promptTemplate,
           token: randomToken(32),
           enabled: input.enabled,
+          signature: sealed(input.signature),
           instanceId: instance.id,
           threadId,
           createdAt: now,
@@ -74,6 +88,7 @@ export function createWebhooksService(context: ServiceContext, instances: Instan
           promptTemplate: patch.promptTemplate ?? current.promptTemplate,
           enabled: patch.enabled ?? current.enabled,
           token: patch.regenerateToken ? randomToken(32) : current.token,
+          signature: patch.signature === undefined ? current.signature : sealed(patch.signature),
           instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
           updatedAt: isoNow(context),
         };

@@ -1,5 +1,6 @@
 // webhooks table <-> webhook records. Triggers find a webhook by the hash of its token.
 import type Database from 'better-sqlite3';
+import type { SignatureScheme } from '../../../../shared/contract';
 
 interface WebhookRow {
   id: string;
@@ -7,6 +8,8 @@ interface WebhookRow {
   prompt_template: string;
   token: string;
   enabled: number;
+  signature_scheme: SignatureScheme | null;
+  signature_secret: string | null;
   instance_id: string;
   thread_id: string;
   created_at: string;
@@ -19,6 +22,8 @@ export interface WebhookRecord {
   promptTemplate: string;
   token: string;
   enabled: boolean;
+  /** The signature check, with its secret sealed by the secret box; null when there is none. */
+  signature: { scheme: SignatureScheme; sealedSecret: string } | null;
   instanceId: string;
   threadId: string;
   createdAt: string;
@@ -32,6 +37,7 @@ function toRecord(row: WebhookRow): WebhookRecord {
     promptTemplate: row.prompt_template,
     token: row.token,
     enabled: row.enabled === 1,
+    signature: row.signature_scheme && row.signature_secret ? { scheme: row.signature_scheme, sealedSecret: row.signature_secret } : null,
     instanceId: row.instance_id,
     threadId: row.thread_id,
     createdAt: row.created_at,
@@ -39,7 +45,7 @@ function toRecord(row: WebhookRow): WebhookRecord {
   };
 }
 
-const columns = 'id, name, prompt_template, token, enabled, instance_id, thread_id, created_at, updated_at';
+const columns = 'id, name, prompt_template, token, enabled, signature_scheme, signature_secret, instance_id, thread_id, created_at, updated_at';
 
 export function createWebhooksRepository(db: Database.Database) {
   const list = db.prepare<[], WebhookRow>(`SELECT ${columns} FROM webhooks ORDER BY id`);
@@ -48,9 +54,10 @@ export function createWebhooksRepository(db: Database.Database) {
   // An upsert that updates in place: INSERT OR REPLACE would delete the row first and cascade
   // that delete to everything referencing the webhook.
   const upsert = db.prepare(`INSERT INTO webhooks (${columns}, token_hash)
-    VALUES (@id, @name, @promptTemplate, @token, @enabled, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)
+    VALUES (@id, @name, @promptTemplate, @token, @enabled, @signatureScheme, @signatureSecret, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt_template = excluded.prompt_template, token = excluded.token,
-      token_hash = excluded.token_hash, enabled = excluded.enabled, instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
+      token_hash = excluded.token_hash, enabled = excluded.enabled, signature_scheme = excluded.signature_scheme,
+      signature_secret = excluded.signature_secret, instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
   const remove = db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?');
 
   return {
@@ -63,8 +70,14 @@ export function createWebhooksRepository(db: Database.Database) {
       const row = byTokenHash.get(tokenHash);
       return row && toRecord(row);
     },
-    save(record: WebhookRecord, tokenHash: string): void {
-      upsert.run({ ...record, enabled: record.enabled ? 1 : 0, tokenHash });
+    save({ signature, ...record }: WebhookRecord, tokenHash: string): void {
+      upsert.run({
+        ...record,
+        enabled: record.enabled ? 1 : 0,
+        signatureScheme: signature?.scheme ?? null,
+        signatureSecret: signature?.sealedSecret ?? null,
+        tokenHash,
+      });
     },
     delete: (id: string): void => void remove.run(id),
   };
