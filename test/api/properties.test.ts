@@ -38,7 +38,7 @@ function snapshot(): string {
 const knownFields = [
   'name', 'prompt', 'cronExpression', 'timezone', 'enabled', 'instanceId', 'promptTemplate', 'regenerateToken',
   'avatarUrl', 'agent', 'workspaceDir', 'status', 'id', 'token', 'createdAt', 'fqdn', 'imageTag', '__proto__', 'constructor',
-  'catchUp', 'paused',
+  'catchUp', 'paused', 'signature',
 ];
 
 const fieldValue = fc.oneof(
