@@ -68,7 +68,7 @@ describe('fires through the API', () => {
       ['2026-11-21T12:00:00.000Z', '2026-11-21T12:20:00.000Z'],
       ['2026-11-21T11:00:00.000Z', '2026-11-21T11:00:00.000Z'],
     ]);
-    const late = second.core.store.db.prepare<[], { display_text: string }>("SELECT display_text FROM activity WHERE kind = 'system'").all();
+    const late = second.core.store.db.prepare<[], { display_text: string }>("SELECT display_text FROM activity WHERE kind = 'system' AND display_text LIKE 'Late run%'").all();
     expect(late.map((line) => line.display_text)).toEqual([expect.stringContaining('Late run of "Hourly": it was due at 2026-11-21T12:00:00.000Z and started at 2026-11-21T12:20:00.000Z')]);
   });
 });

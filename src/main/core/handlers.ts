@@ -17,7 +17,7 @@ export interface HandlerMeta {
 }
 
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
-  const { automations, webhooks, instances, runs, apiKeys, scheduler, tunnel } = services;
+  const { automations, webhooks, instances, runs, apiKeys, scheduler, tunnel, runner } = services;
   return {
     'health.get': () => ({ status: 'ok', version: meta.version, uptimeSeconds: Math.round((Date.now() - meta.startedAt) / 1000) }),
     'openapi.get': () => meta.openApiDocument(),
@@ -48,6 +48,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
 
     'runs.list': ({ query }) => ({ runs: runs.list(query) }),
     'runs.get': ({ params }) => ({ run: runs.get(params.id) }),
+    'runs.cancel': ({ params }) => ({ run: runner.cancel(params.id) }),
     'threads.get': ({ params, query }) => ({ thread: runs.thread(params.id, query) }),
 
     'keys.list': () => ({ apiKeys: apiKeys.list() }),

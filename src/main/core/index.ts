@@ -82,6 +82,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await app.listen({ host, port: options.port ?? defaultPort });
       const address = app.server.address();
       if (address && typeof address === 'object') url = httpUrl(host, address.port);
+      services.runner.start();
       services.scheduler.start();
       void services.tunnel.resume();
     }
@@ -108,6 +109,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       } finally {
         clearTimeout(cutOff);
         services.scheduler.stop();
+        await services.runner.stop();
         await services.tunnel.close();
         store.close();
       }

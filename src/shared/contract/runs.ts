@@ -73,6 +73,10 @@ export const runOperations = {
     name: 'runs.get', method: 'GET', path: '/api/runs/{id}', summary: 'Get a run',
     auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: RunEnvelope,
   }),
+  'runs.cancel': defineOperation({
+    name: 'runs.cancel', method: 'POST', path: '/api/runs/{id}/cancel', summary: 'Cancel a queued run, or stop a running one with everything its agent started',
+    auth: true, status: 202, params: IdParams, query: NoQuery, body: NoInput, output: RunEnvelope,
+  }),
   'threads.get': defineOperation({
     name: 'threads.get', method: 'GET', path: '/api/threads/{id}', summary: 'Get a thread with a page of its messages',
     auth: true, status: 200, params: IdParams, query: ThreadQuery, body: z.undefined(),

@@ -37,6 +37,7 @@ export async function registerTriggerRoutes(app: FastifyInstance, services: Serv
       const trigger = request as TriggerRequest;
       trigger.webhook = triggers.find(trigger.params.token);
       triggers.assertEnabled(trigger.webhook);
+      triggers.assertRoom();
     });
     scope.addHook('onError', async (request, _reply, error) => {
       const { webhook } = request as TriggerRequest;

@@ -32,11 +32,13 @@ export interface SchedulerDeps {
   store: Store;
   clock: Clock;
   logger: Logger;
+  /** Called after fires queued runs. */
+  onRunsQueued?: () => void;
 }
 
 const describeTime = (date: Date) => date.toISOString();
 
-export function createScheduler({ store, clock, logger }: SchedulerDeps) {
+export function createScheduler({ store, clock, logger, onRunsQueued = () => {} }: SchedulerDeps) {
   const entries = new Map<string, Entry>();
   let timer: unknown;
   let expectedAt: number | undefined;
@@ -165,6 +167,7 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
     store.transaction(() => {
       for (const entry of entries.values()) catchUp(entry, now);
     });
+    onRunsQueued();
   }
 
   function tick(): void {
@@ -182,6 +185,7 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
             for (const entry of due) fire(entry.automation, new Date(entry.next!), now, false);
           });
           for (const entry of due) entry.next = nextAfter(entry.schedule, entry.automation, now);
+          onRunsQueued();
         }
       }
     } catch (error) {

@@ -10,7 +10,13 @@ import { type ServiceContext, isoNow } from './context';
 import type { InstancesService } from './instances';
 import type { RunsService } from './runs';
 
-export function createAutomationsService(context: ServiceContext, instances: InstancesService, runs: RunsService, scheduler: Scheduler) {
+export function createAutomationsService(
+  context: ServiceContext,
+  instances: InstancesService,
+  runs: RunsService,
+  scheduler: Scheduler,
+  runsQueued: () => void,
+) {
   const { store } = context;
 
   function present({ lastFireAt: _scheduling, ...record }: AutomationRecord): Automation {
@@ -99,10 +105,12 @@ export function createAutomationsService(context: ServiceContext, instances: Ins
 
     /** Queues a run of the automation's prompt now, whatever its schedule or enabled switch. */
     runNow(id: string): Run {
-      return store.transaction(() => {
+      const run = store.transaction(() => {
         const current = record(id);
         return runs.enqueue({ instanceId: current.instanceId, threadId: current.threadId, source: 'automation', sourceId: id, prompt: current.prompt });
       });
+      runsQueued();
+      return run;
     },
   };
 }

@@ -1,4 +1,5 @@
 // All services, wired to one context.
+import { createRunner } from '../runner/runner';
 import { createScheduler } from '../scheduler/scheduler';
 import { createSecretBox } from '../secrets';
 import { createTunnel } from '../tunnel/tunnel';
@@ -16,7 +17,15 @@ export function createServices(context: ServiceContext) {
   const runs = createRunsService(context);
   const instances = createInstancesService(context);
   const webhookDirectory = createWebhookDirectory(context.store);
-  const scheduler = createScheduler({ store: context.store, clock: context.clock, logger: context.logger });
+  const { store } = context;
+  const runner = createRunner({
+    store,
+    clock: context.clock,
+    logger: context.logger,
+    options: { maxRunning: Number(store.settings.get('runner.maxRunning') ?? 2) },
+  });
+  const runsQueued = () => runner.nudge();
+  const scheduler = createScheduler({ store, clock: context.clock, logger: context.logger, onRunsQueued: runsQueued });
   const secrets = createSecretBox(context.dataDir);
   const tunnel = createTunnel({
     store: context.store,
@@ -29,11 +38,12 @@ export function createServices(context: ServiceContext) {
     runs,
     instances,
     scheduler,
+    runner,
     tunnel,
-    automations: createAutomationsService(context, instances, runs, scheduler),
+    automations: createAutomationsService(context, instances, runs, scheduler, runsQueued),
     webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, secrets),
     apiKeys: createApiKeysService(context),
-    triggers: createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, secrets),
+    triggers: createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, secrets, runsQueued),
   };
 }
 

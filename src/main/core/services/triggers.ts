@@ -34,8 +34,16 @@ export function renderTemplate(template: string, payload: string): string {
 const unknownToken = () => new AppError('not_found', 'No webhook has this trigger URL.');
 const disabled = () => new AppError('webhook_disabled', 'This webhook is disabled; enable it to accept triggers again.');
 
-export function createTriggersService(context: ServiceContext, runs: RunsService, batcher: CommitBatcher, directory: WebhookDirectory, secrets: SecretBox) {
+export function createTriggersService(
+  context: ServiceContext,
+  runs: RunsService,
+  batcher: CommitBatcher,
+  directory: WebhookDirectory,
+  secrets: SecretBox,
+  runsQueued: () => void,
+) {
   const { store } = context;
+  const maxQueued = Number(store.settings.get('runner.maxQueued') ?? 1_000);
 
   return {
     /** 401 invalid_signature unless the request is signed as the webhook requires (if it does). */
@@ -54,9 +62,16 @@ export function createTriggersService(context: ServiceContext, runs: RunsService
       if (!webhook.enabled) throw disabled();
     },
 
-    accept(token: string, delivery: TriggerDelivery): Promise<TriggerResult> {
+    /** 503 queue_full while more than maxQueued runs wait: the sender should retry, nothing is dropped. */
+    assertRoom(): void {
+      if (store.runs.count('queued', maxQueued + 1) > maxQueued) {
+        throw new AppError('queue_full', `More than ${maxQueued} runs are waiting; try again shortly.`, { headers: { 'retry-after': '30' } });
+      }
+    },
+
+    async accept(token: string, delivery: TriggerDelivery): Promise<TriggerResult> {
       const receivedAt = context.now();
-      return batcher.write((): TriggerResult => {
+      const result = await batcher.write((): TriggerResult => {
         // Looked up again at commit time: a token regenerated or a webhook disabled or deleted
         // since the request arrived wins.
         const webhook = directory.find(token);
@@ -80,6 +95,8 @@ export function createTriggersService(context: ServiceContext, runs: RunsService
         );
         return { run: { id: run.id, status: run.status, threadId: run.threadId }, replayed: false };
       });
+      if (!result.replayed) runsQueued();
+      return result;
     },
 
     /** Records a request a known webhook refused, for the sender's owner to see why. */

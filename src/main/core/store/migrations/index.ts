@@ -1,6 +1,7 @@
 // The migrations, in order. Listed by hand: a bundle cannot scan a folder.
 import createTables from './0001_create_tables';
 import indexActiveRuns from './0002_index_active_runs';
+import addRunStderr from './0003_add_run_stderr';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const migrations: Migration[] = [
   { version: 1, name: '0001_create_tables', sql: createTables },
   { version: 2, name: '0002_index_active_runs', sql: indexActiveRuns },
+  { version: 3, name: '0003_add_run_stderr', sql: addRunStderr },
 ];

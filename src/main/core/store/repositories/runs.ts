@@ -65,7 +65,36 @@ export function createRunsRepository(db: Database.Database) {
     `SELECT ${columns} FROM runs WHERE source_id = ? AND idempotency_key = ? AND created_at >= ? ORDER BY created_at LIMIT 1`,
   );
 
+  const claimable = db.prepare<[number], RunRow>(
+    `SELECT ${columns} FROM runs r
+     WHERE r.status = 'queued'
+       AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.instance_id = r.instance_id AND o.status = 'running')
+       AND (SELECT status FROM instances i WHERE i.id = r.instance_id) <> 'stopped'
+     ORDER BY r.created_at, r.id LIMIT ?`,
+  );
+  const claim = db.prepare<[string, string]>("UPDATE runs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'");
+  const finish = db.prepare<[string, string, string | null, string | null, string]>(
+    'UPDATE runs SET status = ?, finished_at = ?, error = ?, stderr = ? WHERE id = ?',
+  );
+  const countByStatus = db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM runs WHERE status = ? LIMIT ?)');
+  const running = db.prepare<[], RunRow>(`SELECT ${columns} FROM runs WHERE status = 'running'`);
+  const attemptOf = db.prepare<[string], { attempt: number }>('SELECT attempt FROM runs WHERE id = ?');
+  const setAttempt = db.prepare<[number, string]>('UPDATE runs SET attempt = ? WHERE id = ?');
+
   return {
+    /** Queued runs whose instance is free (and not stopped), oldest first. */
+    claimable: (limit: number): Run[] => claimable.all(limit).map(toRun),
+    /** Marks a queued run running; false when it was no longer queued (cancelled meanwhile). */
+    claim: (id: string, at: string): boolean => claim.run(at, id).changes === 1,
+    finish(id: string, status: RunStatus, at: string, error: string | null, stderr: string | null): void {
+      finish.run(status, at, error, stderr, id);
+    },
+    /** How many runs have this status, counting no further than `cap`. */
+    count: (status: RunStatus, cap: number): number => countByStatus.get(status, cap)?.n ?? 0,
+    running: (): Run[] => running.all().map(toRun),
+    attempt: (id: string): number => attemptOf.get(id)?.attempt ?? 1,
+    setAttempt: (id: string, attempt: number): void => void setAttempt.run(attempt, id),
+
     insert(run: Run, idempotencyKey: string | null = null): void {
       insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, run.scheduledFor, idempotencyKey, run.createdAt);
     },

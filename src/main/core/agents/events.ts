@@ -1,0 +1,28 @@
+// What an agent says and does, as the runner records it: each event becomes a thread message and
+// an activity line. Providers translate their own output into these.
+export type AgentEvent =
+  | { type: 'assistant'; text: string; raw: unknown }
+  | { type: 'tool_call'; name: string; input: unknown; raw: unknown }
+  | { type: 'tool_result'; output: string; isError: boolean; raw: unknown }
+  | { type: 'system'; text: string; raw: unknown };
+
+export interface AgentExit {
+  /** null when the process was ended by a signal. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The last of what it wrote to stderr. */
+  stderr: string;
+}
+
+export interface AgentProcess {
+  exited: Promise<AgentExit>;
+  /** Ends the agent and everything it started. */
+  kill(): void;
+}
+
+export interface AgentLaunch {
+  prompt: string;
+  workspaceDir: string;
+  env: Record<string, string>;
+  onEvent(event: AgentEvent): void;
+}

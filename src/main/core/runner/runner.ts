@@ -1,0 +1,204 @@
+// The runner: takes queued runs from SQLite and runs each on its instance's agent. At most one
+// run per instance and `maxRunning` in all; a timeout per run; cancel ends the agent's whole
+// process tree. What the agent says is recorded as thread messages and activity lines; runs found
+// running at start were interrupted (and an automation's is queued once more).
+import type { Run, RunSource, RunStatus } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
+import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
+import type { AgentEvent, AgentExit, AgentProcess } from '../agents/events';
+import type { Logger } from '../logger';
+import type { Clock } from '../scheduler/clock';
+import { enqueueRun } from '../services/run-queue';
+import type { Store } from '../store';
+import type { ActivityKind, ActivityLabel } from '../store/repositories/activity';
+
+export interface RunnerOptions {
+  /** Runs at the same time across all instances (default 2). */
+  maxRunning?: number;
+  /** Default per-run timeout when the agent sets none (default 30 min). */
+  defaultTimeoutSeconds?: number;
+}
+
+const labels: Record<RunSource, ActivityLabel> = { automation: 'cron', webhook: 'hook', chat: 'chat', api: 'api' };
+
+/** One line of text for the activity feed: whitespace collapsed, long text cut. */
+export function oneLine(text: string, max = 300): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+interface Active {
+  run: Run;
+  agent: AgentProcess | undefined;
+  ending: RunStatus | undefined;
+  timer: unknown;
+}
+
+export function createRunner(deps: { store: Store; clock: Clock; logger: Logger; options?: RunnerOptions }) {
+  const { store, clock, logger } = deps;
+  const maxRunning = deps.options?.maxRunning ?? 2;
+  const defaultTimeoutSeconds = deps.options?.defaultTimeoutSeconds ?? 30 * 60;
+  const active = new Map<string, Active>();
+  let running = false;
+  let pumping = false;
+  const idleWaiters: (() => void)[] = [];
+
+  function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
+    store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labels[run.source], displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
+  }
+
+  function record(run: Run, event: AgentEvent): void {
+    const at = clock.now().toISOString();
+    const [role, kind, text] =
+      event.type === 'assistant'
+        ? (['assistant', 'assistant', event.text] as const)
+        : event.type === 'tool_call'
+          ? (['tool', 'tool', `${event.name} ${JSON.stringify(event.input)}`] as const)
+          : event.type === 'tool_result'
+            ? (['tool', 'tool', event.output] as const)
+            : (['system', 'system', event.text] as const);
+    store.transaction(() => {
+      store.threads.addMessage({ threadId: run.threadId, runId: run.id, role, content: text, createdAt: at });
+      line(run, kind, text, { type: event.type, runId: run.id, event: event.raw });
+    });
+  }
+
+  function finish(entry: Active, exit: AgentExit | { error: string }): void {
+    if (entry.timer !== undefined) clock.clearTimer(entry.timer);
+    const { run } = entry;
+    if (!running) {
+      // Shutting down: the run stays "running" in SQLite and the next start marks it interrupted.
+      active.delete(run.id);
+      return;
+    }
+    const error =
+      'error' in exit
+        ? exit.error
+        : entry.ending === 'timed_out'
+          ? 'The agent ran past its timeout and was stopped.'
+          : entry.ending === 'cancelled'
+            ? 'Cancelled.'
+            : exit.code === 0
+              ? null
+              : `The agent exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}.`;
+    const status: RunStatus = entry.ending ?? (error === null ? 'succeeded' : 'failed');
+    const stderr = 'error' in exit ? null : exit.stderr || null;
+    const finishedAt = clock.now();
+    store.transaction(() => {
+      store.runs.finish(run.id, status, finishedAt.toISOString(), error, stderr);
+      const seconds = ((finishedAt.getTime() - Date.parse(run.startedAt ?? run.createdAt)) / 1000).toFixed(1);
+      line(run, 'system', `Run ${status.replace('_', ' ')} after ${seconds} s${error ? `: ${error}` : ''}`, { type: 'run.finished', runId: run.id, status, error });
+    });
+    active.delete(run.id);
+    logger.info({ runId: run.id, status, error }, 'run finished');
+    pump();
+  }
+
+  function launch(run: Run): void {
+    const instance = store.instances.get(run.instanceId);
+    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined };
+    active.set(run.id, entry);
+    if (!instance) return finish(entry, { error: `The instance ${run.instanceId} no longer exists.` });
+    if (instance.agent.provider !== 'command') return finish(entry, { error: 'The built-in openai agent is not wired up yet.' });
+    try {
+      entry.agent = startCommandAgent(instance.agent, {
+        prompt: run.prompt,
+        workspaceDir: instance.workspaceDir,
+        env: { STEWARD_RUN_ID: run.id, STEWARD_INSTANCE_ID: instance.id },
+        onEvent: (event) => record(run, event),
+      });
+    } catch (error) {
+      return finish(entry, { error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` });
+    }
+    const timeoutSeconds = instance.agent.timeoutSeconds ?? defaultTimeoutSeconds;
+    entry.timer = clock.setTimer(() => {
+      entry.ending = 'timed_out';
+      entry.agent?.kill();
+    }, timeoutSeconds * 1000);
+    void entry.agent.exited.then((exit) => finish(entry, exit));
+  }
+
+  /** Starts queued runs while there is room. */
+  function pump(): void {
+    if (!running || pumping) return;
+    pumping = true;
+    try {
+      while (active.size < maxRunning) {
+        const busy = new Set([...active.values()].map((entry) => entry.run.instanceId));
+        const next = store.runs.claimable(maxRunning * 4).find((run) => !busy.has(run.instanceId));
+        if (!next) break;
+        const startedAt = clock.now().toISOString();
+        const claimed = store.transaction(() => {
+          if (!store.runs.claim(next.id, startedAt)) return false;
+          // The prompt is the run's first message, and its first activity line.
+          store.threads.addMessage({ threadId: next.threadId, runId: next.id, role: 'user', content: next.prompt, createdAt: startedAt });
+          line(next, 'user', next.prompt, { type: 'run.started', runId: next.id, source: next.source, sourceId: next.sourceId, prompt: next.prompt });
+          return true;
+        });
+        if (claimed) launch({ ...next, status: 'running', startedAt });
+      }
+    } finally {
+      pumping = false;
+    }
+    if (active.size === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+  }
+
+  return {
+    /** Deals with runs a previous process left running, then starts queued ones. */
+    start(): void {
+      running = true;
+      const now = clock.now();
+      store.transaction(() => {
+        for (const run of store.runs.running()) {
+          store.runs.finish(run.id, 'interrupted', now.toISOString(), 'Steward stopped while this run was running.', null);
+          line(run, 'system', 'Run interrupted: Steward stopped while it was running.', { type: 'run.interrupted', runId: run.id });
+          // An automation's run is tried once more; a webhook's is not repeated behind its sender's back.
+          if (run.source === 'automation' && store.runs.attempt(run.id) === 1) {
+            const again = enqueueRun(store, { instanceId: run.instanceId, threadId: run.threadId, source: run.source, sourceId: run.sourceId, prompt: run.prompt, scheduledFor: run.scheduledFor ? new Date(run.scheduledFor) : null }, now);
+            store.runs.setAttempt(again.id, 2);
+          }
+        }
+      });
+      pump();
+    },
+
+    /** Something was queued: start it if there is room. */
+    nudge: pump,
+
+    cancel(id: string): Run {
+      const entry = active.get(id);
+      if (entry) {
+        entry.ending = 'cancelled';
+        entry.agent?.kill();
+        return { ...entry.run, status: 'running' };
+      }
+      const run = store.runs.get(id);
+      if (!run) throw new AppError('not_found', `No run ${id}.`);
+      if (run.status === 'queued') {
+        store.transaction(() => {
+          store.runs.finish(id, 'cancelled', clock.now().toISOString(), 'Cancelled before it started.', null);
+          line(run, 'system', 'Run cancelled before it started.', { type: 'run.cancelled', runId: id });
+        });
+      }
+      return store.runs.get(id)!;
+    },
+
+    /** Stops taking runs and ends the ones running; they stay "running" in SQLite and are found interrupted at the next start. */
+    async stop(): Promise<void> {
+      running = false;
+      const exits = [...active.values()].map((entry) => {
+        entry.agent?.kill();
+        return entry.agent?.exited;
+      });
+      await Promise.all(exits);
+    },
+
+    /** Resolves when no run is running (for tests and shutdown). */
+    idle(): Promise<void> {
+      if (active.size === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}
+
+export type Runner = ReturnType<typeof createRunner>;
