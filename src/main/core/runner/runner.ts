@@ -186,10 +186,12 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
     /** Stops taking runs and ends the ones running; they stay "running" in SQLite and are found interrupted at the next start. */
     async stop(): Promise<void> {
       running = false;
-      const exits = [...active.values()].map((entry) => {
-        entry.agent?.kill();
-        return entry.agent?.exited;
-      });
+      const exits: Promise<unknown>[] = [];
+      for (const entry of active.values()) {
+        if (!entry.agent) continue;
+        entry.agent.kill();
+        exits.push(entry.agent.exited);
+      }
       await Promise.all(exits);
     },
 
