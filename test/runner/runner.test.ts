@@ -112,3 +112,27 @@ describe('a custom agent', () => {
     for (let i = 1; i < runs.length; i++) expect(Date.parse(runs[i].startedAt!)).toBeGreaterThanOrEqual(Date.parse(runs[i - 1].finishedAt!));
   });
 });
+
+describe('a full queue', () => {
+  it('answers new triggers 503 queue_full with Retry-After, and drops nothing it accepted', async () => {
+    t.core.store.settings.set('runner.maxQueued', '2');
+    const slow = await instanceWith({ provider: 'command', preset: 'custom', command: 'sleep', args: ['44.5'] });
+    const { webhook } = (await t.api('POST', '/api/webhooks', { name: 'busy', promptTemplate: '{{payload}}', instanceId: slow.id })).body;
+    const fire = () => request(webhook.triggerUrl, { method: 'POST', body: 'x' });
+    const accepted = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await fire();
+      expect(response.status, `trigger ${i + 1}`).toBe(202);
+      accepted.push(response.body.run.id);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const refused = await fire();
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('queue_full');
+    expect(refused.headers.get('retry-after')).toBe('30');
+    const runs = (await t.api('GET', `/api/runs?sourceId=${webhook.id}`)).body.runs as Run[];
+    expect(runs.map((run) => run.id).sort()).toEqual([...accepted].sort());
+    t.core.store.settings.set('runner.maxQueued', '1000');
+    for (const id of accepted) await t.api('POST', `/api/runs/${id}/cancel`);
+  });
+});

@@ -13,6 +13,8 @@ import type { WebhookDirectory } from './webhook-directory';
 
 const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 
+const defaultMaxQueued = 1_000;
+
 export interface TriggerDelivery {
   method: 'GET' | 'POST';
   /** The text that replaces every {{payload}}: the body as received, or the query as JSON. */
@@ -43,7 +45,6 @@ export function createTriggersService(
   runsQueued: () => void,
 ) {
   const { store } = context;
-  const maxQueued = Number(store.settings.get('runner.maxQueued') ?? 1_000);
 
   return {
     /** 401 invalid_signature unless the request is signed as the webhook requires (if it does). */
@@ -64,6 +65,7 @@ export function createTriggersService(
 
     /** 503 queue_full while more than maxQueued runs wait: the sender should retry, nothing is dropped. */
     assertRoom(): void {
+      const maxQueued = Number(store.settings.get('runner.maxQueued') ?? defaultMaxQueued);
       if (store.runs.count('queued', maxQueued + 1) > maxQueued) {
         throw new AppError('queue_full', `More than ${maxQueued} runs are waiting; try again shortly.`, { headers: { 'retry-after': '30' } });
       }
