@@ -1,10 +1,12 @@
 // `npm run bench`: every benchmark, one JSON object per line on stdout.
+import { dispatchBench } from './dispatch';
 import { schedulerBench } from './scheduler';
 import { triggerIngest } from './trigger-ingest';
 
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'trigger-ingest': triggerIngest,
   scheduler: schedulerBench,
+  dispatch: dispatchBench,
 };
 
 const only = process.argv[2];

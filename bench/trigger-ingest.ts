@@ -40,6 +40,12 @@ async function load(url: string) {
 export async function triggerIngest(): Promise<Record<string, unknown>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-bench-'));
   const key = runCli(['keys', 'create', '--name', 'bench', '--data-dir', dataDir]).trim().split('\n').pop()!;
+  // This measures ingest: the runs stay queued (the instance is stopped) and the queue limit is
+  // lifted, so every trigger is answered 202 rather than 503 queue_full.
+  const setup = new Database(path.join(dataDir, 'steward.db'));
+  setup.prepare("UPDATE instances SET status = 'stopped'").run();
+  setup.prepare("INSERT INTO settings (key, value) VALUES ('runner.maxQueued', 'off')").run();
+  setup.close();
   const bare = await startBareServer();
   const daemon = await startDaemon(dataDir);
   try {

@@ -32,7 +32,7 @@ describe('the daemon killed mid-run', () => {
     const { automation } = await api('POST', '/api/automations', { name: 'nightly', prompt: 'do the nightly job', cronExpression: '@yearly', instanceId: instance.id });
     const { webhook } = await api('POST', '/api/webhooks', { name: 'hook', promptTemplate: 'hook: {{payload}}', instanceId: instance.id });
     const first = (await api('POST', `/api/automations/${automation.id}/run`)).run as Run;
-    const queued = (await (await fetch(webhook.triggerUrl, { method: 'POST', body: 'queued one' })).json()).run as Run;
+    const queued = ((await (await fetch(webhook.triggerUrl, { method: 'POST', body: 'queued one' })).json()) as { run: Run }).run;
     for (let i = 0; i < 50 && (await api('GET', `/api/runs/${first.id}`)).run.status !== 'running'; i++) await new Promise((r) => setTimeout(r, 100));
     expect((await api('GET', `/api/runs/${first.id}`)).run.status).toBe('running');
 

@@ -41,6 +41,7 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
   const active = new Map<string, Active>();
   let running = false;
   let pumping = false;
+  let nudged = false;
   const idleWaiters: (() => void)[] = [];
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
@@ -162,8 +163,15 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
       pump();
     },
 
-    /** Something was queued: start it if there is room. */
-    nudge: pump,
+    /** Something was queued: start it if there is room (once per turn of the event loop, however many were queued). */
+    nudge(): void {
+      if (nudged) return;
+      nudged = true;
+      setImmediate(() => {
+        nudged = false;
+        pump();
+      });
+    },
 
     cancel(id: string): Run {
       const entry = active.get(id);

@@ -63,9 +63,14 @@ export function createTriggersService(
       if (!webhook.enabled) throw disabled();
     },
 
-    /** 503 queue_full while more than maxQueued runs wait: the sender should retry, nothing is dropped. */
+    /**
+     * 503 queue_full while more than `runner.maxQueued` runs wait (default 1,000; "off" for no
+     * limit): the sender should retry; nothing accepted is dropped.
+     */
     assertRoom(): void {
-      const maxQueued = Number(store.settings.get('runner.maxQueued') ?? defaultMaxQueued);
+      const setting = store.settings.get('runner.maxQueued') ?? String(defaultMaxQueued);
+      if (setting === 'off') return;
+      const maxQueued = Number(setting);
       if (store.runs.count('queued', maxQueued + 1) > maxQueued) {
         throw new AppError('queue_full', `More than ${maxQueued} runs are waiting; try again shortly.`, { headers: { 'retry-after': '30' } });
       }

@@ -65,11 +65,13 @@ export function createRunsRepository(db: Database.Database) {
     `SELECT ${columns} FROM runs WHERE source_id = ? AND idempotency_key = ? AND created_at >= ? ORDER BY created_at LIMIT 1`,
   );
 
+  // Per instance that is not stopped and has nothing running: its oldest queued run.
   const claimable = db.prepare<[number], RunRow>(
-    `SELECT ${columns} FROM runs r
-     WHERE r.status = 'queued'
-       AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.instance_id = r.instance_id AND o.status = 'running')
-       AND (SELECT status FROM instances i WHERE i.id = r.instance_id) <> 'stopped'
+    `SELECT ${columns.split(', ').map((column) => `r.${column}`).join(', ')}
+     FROM instances i
+     JOIN runs r ON r.id = (SELECT q.id FROM runs q WHERE q.instance_id = i.id AND q.status = 'queued' ORDER BY q.created_at, q.id LIMIT 1)
+     WHERE i.status <> 'stopped'
+       AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.instance_id = i.id AND o.status = 'running')
      ORDER BY r.created_at, r.id LIMIT ?`,
   );
   const claim = db.prepare<[string, string]>("UPDATE runs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'");
