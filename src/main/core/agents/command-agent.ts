@@ -1,12 +1,14 @@
 // Command agents: a CLI run in the instance's workspace as a child process in a process group of
 // its own, so a cancel or timeout ends everything it started. The `custom` preset takes any
 // command: the prompt goes to stdin unless an argument holds {prompt}; each stdout line is an
-// assistant line; the exit code decides success.
+// assistant line. Presets run their CLI with its non-interactive flags and parse its JSON event
+// stream. Either way the exit code decides success.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { AgentConfig } from '../../../shared/contract';
-import type { AgentExit, AgentLaunch, AgentProcess } from './events';
+import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
+import { parseLine, presets } from './presets';
 
 const maxStderrBytes = 64 * 1024;
 const killGraceMs = 5_000;
@@ -24,11 +26,27 @@ export function customCommandLine(agent: CommandAgent, prompt: string): { comman
   return { command: agent.command, args: args.map((arg) => arg.split('{prompt}').join(prompt)), promptInArgs };
 }
 
-export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): AgentProcess {
-  if (agent.preset !== 'custom') {
-    throw new AgentUnavailable(`The ${agent.preset} preset is not wired up yet; use {"provider":"command","preset":"custom","command":...} meanwhile.`);
+interface CommandLine {
+  command: string;
+  args: string[];
+  stdin: string;
+  eventsFrom: (line: string) => AgentEvent[];
+}
+
+function commandLine(agent: CommandAgent, prompt: string): CommandLine {
+  if (agent.preset === 'custom') {
+    const { command, args, promptInArgs } = customCommandLine(agent, prompt);
+    return { command, args, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }] };
   }
-  const { command, args, promptInArgs } = customCommandLine(agent, launch.prompt);
+  const preset = presets[agent.preset];
+  if (!preset) {
+    throw new AgentUnavailable(`The ${agent.preset} preset is not wired up yet; use claude-code, codex or a custom command meanwhile.`);
+  }
+  return { command: agent.command ?? preset.command, args: [...preset.args(), ...(agent.args ?? [])], stdin: prompt, eventsFrom: (line) => parseLine(preset, line) };
+}
+
+export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): AgentProcess {
+  const { command, args, stdin, eventsFrom } = commandLine(agent, launch.prompt);
   fs.mkdirSync(launch.workspaceDir, { recursive: true });
   const child = spawn(command, args, {
     cwd: launch.workspaceDir,
@@ -39,9 +57,11 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
 
   // A run never waits for a human: stdin carries the prompt (or nothing) and is then closed.
   child.stdin.on('error', () => {}); // an agent that exits without reading its stdin
-  child.stdin.end(promptInArgs ? '' : launch.prompt);
+  child.stdin.end(stdin);
 
-  createInterface({ input: child.stdout }).on('line', (line) => launch.onEvent({ type: 'assistant', text: line, raw: { stream: 'stdout', line } }));
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    for (const event of eventsFrom(line)) launch.onEvent(event);
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-maxStderrBytes);
