@@ -16,11 +16,11 @@ export async function dispatchBench(): Promise<Record<string, unknown>> {
   try {
     const instance = core.services.instances.create({ name: 'true', agent: { provider: 'command', preset: 'custom', command: 'true' } });
     const webhook = core.services.webhooks.create({ name: 'bench', promptTemplate: '{{payload}}', enabled: true, instanceId: instance.id });
-    const runIds: string[] = [];
     for (let i = 0; i < triggers; i++) {
       const response = await fetch(webhook.triggerUrl, { method: 'POST', body: String(i) });
-      runIds.push(((await response.json()) as { run: { id: string } }).run.id);
-      await core.services.runner.idle();
+      const { run } = (await response.json()) as { run: { id: string } };
+      // One at a time, so each is dispatched to a free instance.
+      while (['queued', 'running'].includes(core.services.runs.get(run.id).status)) await new Promise((resolve) => setImmediate(resolve));
     }
     const rows = core.store.db
       .prepare<[], { created_at: string; started_at: string | null; status: string }>("SELECT created_at, started_at, status FROM runs WHERE source = 'webhook'")

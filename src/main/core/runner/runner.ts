@@ -42,7 +42,6 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
   let running = false;
   let pumping = false;
   let nudged = false;
-  const idleWaiters: (() => void)[] = [];
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labels[run.source], displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
@@ -141,7 +140,6 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
     } finally {
       pumping = false;
     }
-    if (active.size === 0) for (const resolve of idleWaiters.splice(0)) resolve();
   }
 
   return {
@@ -201,12 +199,6 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
         exits.push(entry.agent.exited);
       }
       await Promise.all(exits);
-    },
-
-    /** Resolves when no run is running (for tests and shutdown). */
-    idle(): Promise<void> {
-      if (active.size === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
     },
   };
 }
