@@ -13,6 +13,9 @@ const realIds: Record<string, string> = {};
 
 beforeAll(async () => {
   t = await startTestCore();
+  // No background work may change the stored state between a request and the check after it:
+  // the clock stands still (no fires) and the runner takes no runs.
+  await t.core.services.runner.stop();
   const automation = (await t.api('POST', '/api/automations', { name: 'a', prompt: 'p', cronExpression: '@daily' })).body.automation;
   const webhook = (await t.api('POST', '/api/webhooks', { name: 'w', promptTemplate: '{{payload}}' })).body.webhook;
   const instance = (await t.api('POST', '/api/instances', { name: 'i' })).body.instance;
