@@ -72,11 +72,15 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
       const reason = error.code === 'ENOENT' ? `${command} was not found on PATH` : error.message;
       resolve({ code: 127, signal: null, stderr: `${stderr}${reason}\n` });
     });
-    child.on('close', (code, signal) => resolve({ code, signal, stderr }));
+    let drain: NodeJS.Timeout | undefined;
+    child.on('close', (code, signal) => {
+      clearTimeout(drain);
+      resolve({ code, signal, stderr });
+    });
     // Something it started in the background may hold its output open: after its exit, give the
     // output a moment to drain, then end the whole group.
     child.on('exit', (code, signal) => {
-      setTimeout(() => {
+      drain = setTimeout(() => {
         try {
           process.kill(-child.pid!, 'SIGKILL');
         } catch {

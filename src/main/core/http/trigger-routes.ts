@@ -52,7 +52,7 @@ export async function registerTriggerRoutes(app: FastifyInstance, services: Serv
       const body = request.body as Buffer | undefined;
       triggers.checkSignature(trigger.webhook!, request.headers, body ?? Buffer.alloc(0));
       const payload = payloadFromBody(request.headers['content-type'], body);
-      const result = await triggers.accept(trigger.params.token, { method: 'POST', payload, idempotencyKey: idempotencyKey(request) });
+      const result = await triggers.accept(trigger.params.token, { payload, idempotencyKey: idempotencyKey(request) });
       return reply.code(result.replayed ? 200 : 202).send({ run: result.run });
     });
 
@@ -60,7 +60,7 @@ export async function registerTriggerRoutes(app: FastifyInstance, services: Serv
       const trigger = request as TriggerRequest;
       triggers.checkSignature(trigger.webhook!, request.headers, Buffer.alloc(0));
       const payload = payloadFromQuery(request.query as Record<string, unknown>);
-      const result = await triggers.accept(trigger.params.token, { method: 'GET', payload, idempotencyKey: idempotencyKey(request) });
+      const result = await triggers.accept(trigger.params.token, { payload, idempotencyKey: idempotencyKey(request) });
       return reply.code(result.replayed ? 200 : 202).send({ run: result.run });
     });
   });

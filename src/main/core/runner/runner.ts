@@ -8,6 +8,7 @@ import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
 import type { AgentEvent, AgentExit, AgentProcess } from '../agents/events';
 import type { Logger } from '../logger';
 import type { Clock } from '../scheduler/clock';
+import { createCommitBatcher } from '../services/commit-batcher';
 import { enqueueRun } from '../services/run-queue';
 import type { Store } from '../store';
 import type { ActivityKind, ActivityLabel } from '../store/repositories/activity';
@@ -22,7 +23,7 @@ export interface RunnerOptions {
 const labels: Record<RunSource, ActivityLabel> = { automation: 'cron', webhook: 'hook', chat: 'chat', api: 'api' };
 
 /** One line of text for the activity feed: whitespace collapsed, long text cut. */
-export function oneLine(text: string, max = 300): string {
+function oneLine(text: string, max = 300): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
@@ -42,6 +43,8 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
   let running = false;
   let pumping = false;
   let nudged = false;
+  // An agent may print thousands of lines: they are committed in groups, not an fsync each.
+  const batcher = createCommitBatcher(store);
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labels[run.source], displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
@@ -57,10 +60,12 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
           : event.type === 'tool_result'
             ? (['tool', 'tool', event.output] as const)
             : (['system', 'system', event.text] as const);
-    store.transaction(() => {
-      store.threads.addMessage({ threadId: run.threadId, runId: run.id, role, content: text, createdAt: at });
-      line(run, kind, text, { type: event.type, runId: run.id, event: event.raw });
-    });
+    void batcher
+      .write(() => {
+        store.threads.addMessage({ threadId: run.threadId, runId: run.id, role, content: text, createdAt: at });
+        line(run, kind, text, { type: event.type, runId: run.id, event: event.raw });
+      })
+      .catch((error: unknown) => logger.error({ err: error, runId: run.id }, 'could not record an agent event'));
   }
 
   function finish(entry: Active, exit: AgentExit | { error: string }): void {
@@ -84,14 +89,19 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
     const status: RunStatus = entry.ending ?? (error === null ? 'succeeded' : 'failed');
     const stderr = 'error' in exit ? null : exit.stderr || null;
     const finishedAt = clock.now();
-    store.transaction(() => {
-      store.runs.finish(run.id, status, finishedAt.toISOString(), error, stderr);
-      const seconds = ((finishedAt.getTime() - Date.parse(run.startedAt ?? run.createdAt)) / 1000).toFixed(1);
-      line(run, 'system', `Run ${status.replace('_', ' ')} after ${seconds} s${error ? `: ${error}` : ''}`, { type: 'run.finished', runId: run.id, status, error });
-    });
-    active.delete(run.id);
-    logger.info({ runId: run.id, status, error }, 'run finished');
-    pump();
+    // Through the same batcher as the agent's events, so the end is written after all of them.
+    void batcher
+      .write(() => {
+        store.runs.finish(run.id, status, finishedAt.toISOString(), error, stderr);
+        const seconds = ((finishedAt.getTime() - Date.parse(run.startedAt ?? run.createdAt)) / 1000).toFixed(1);
+        line(run, 'system', `Run ${status.replace('_', ' ')} after ${seconds} s${error ? `: ${error}` : ''}`, { type: 'run.finished', runId: run.id, status, error });
+      })
+      .catch((failure: unknown) => logger.error({ err: failure, runId: run.id }, 'could not record the end of a run'))
+      .finally(() => {
+        active.delete(run.id);
+        logger.info({ runId: run.id, status, error }, 'run finished');
+        pump();
+      });
   }
 
   function launch(run: Run): void {
@@ -199,6 +209,8 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
         exits.push(entry.agent.exited);
       }
       await Promise.all(exits);
+      // Writes are committed in order: once this one is, every event recorded before it is too.
+      await batcher.write(() => undefined);
     },
   };
 }

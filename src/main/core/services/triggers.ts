@@ -16,7 +16,6 @@ const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 const defaultMaxQueued = 1_000;
 
 export interface TriggerDelivery {
-  method: 'GET' | 'POST';
   /** The text that replaces every {{payload}}: the body as received, or the query as JSON. */
   payload: string;
   idempotencyKey: string | null;
