@@ -17,7 +17,7 @@ async function instanceWith(agent: object, name = 'agent') {
   return (await t.api('POST', '/api/instances', { name, agent })).body.instance as { id: string; workspaceDir: string };
 }
 
-async function settled(runId: string, timeoutMs = 15_000): Promise<Run & { stderr?: string }> {
+async function settled(runId: string, timeoutMs = 15_000): Promise<Run> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { run } = (await t.api('GET', `/api/runs/${runId}`)).body as { run: Run };
@@ -67,15 +67,36 @@ describe('a custom agent', () => {
     const failing = await instanceWith({ provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'echo partial; echo "it broke" >&2; exit 3'] });
     const { automation } = (await t.api('POST', '/api/automations', { name: 'f', prompt: 'p', cronExpression: '@yearly', instanceId: failing.id })).body;
     const run = await settled((await t.api('POST', `/api/automations/${automation.id}/run`)).body.run.id);
-    expect(run).toMatchObject({ status: 'failed', error: 'The agent exited with code 3.' });
-    const stored = t.core.store.db.prepare<[string], { stderr: string }>('SELECT stderr FROM runs WHERE id = ?').get(run.id)!;
-    expect(stored.stderr).toBe('it broke\n');
+    expect(run).toMatchObject({ status: 'failed', error: 'The agent exited with code 3.', stderr: 'it broke\n' });
 
     const missing = await instanceWith({ provider: 'command', preset: 'custom', command: 'no-such-agent-binary' });
     const { automation: other } = (await t.api('POST', '/api/automations', { name: 'm', prompt: 'p', cronExpression: '@yearly', instanceId: missing.id })).body;
     const missingRun = await settled((await t.api('POST', `/api/automations/${other.id}/run`)).body.run.id);
     expect(missingRun.status).toBe('failed');
-    expect(t.core.store.db.prepare<[string], { stderr: string }>('SELECT stderr FROM runs WHERE id = ?').get(missingRun.id)!.stderr).toContain('no-such-agent-binary was not found on PATH');
+    expect(missingRun.stderr).toContain('no-such-agent-binary was not found on PATH');
+  });
+
+  it('never waits for a human: stdin is closed, there is no terminal, and a CLI that asks and waits is stopped', async () => {
+    t.core.store.settings.set('runner.inputWaitSeconds', '1');
+    // Reads an answer from stdin after the prompt: gets end-of-file at once.
+    const reader = await instanceWith({ provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'cat >/dev/null; printf "Proceed? [y/N] "; read answer || { echo "no answer" >&2; exit 4; }'] });
+    // Asks on the terminal: there is none.
+    const tty = await instanceWith({ provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'printf "Password: " > /dev/tty || exit 5'] });
+    // Asks, then waits on something else: stopped after the quiet period, with the question in the error.
+    const waiter = await instanceWith({ provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'printf "Allow the tool to write files? (y/n) "; sleep 40'] });
+    const results = [];
+    for (const instance of [reader, tty, waiter]) {
+      const { automation } = (await t.api('POST', '/api/automations', { name: 'ask', prompt: 'p', cronExpression: '@yearly', instanceId: instance.id })).body;
+      const started = Date.now();
+      const run = await settled((await t.api('POST', `/api/automations/${automation.id}/run`)).body.run.id);
+      results.push({ run, seconds: (Date.now() - started) / 1000 });
+    }
+    expect(results[0]!.run).toMatchObject({ status: 'failed', error: 'The agent exited with code 4.', stderr: 'no answer\n' });
+    expect(results[1]!.run).toMatchObject({ status: 'failed', error: 'The agent exited with code 5.' });
+    expect(results[1]!.run.stderr).toMatch(/tty/);
+    expect(results[2]!.run).toMatchObject({ status: 'failed', error: 'The agent asked for input ("Allow the tool to write files? (y/n)") and a run cannot answer; give it its non-interactive or permission flags.' });
+    expect(results[2]!.seconds).toBeLessThan(10);
+    t.core.store.settings.set('runner.inputWaitSeconds', '10');
   });
 
   it('times out, and the agent and what it started are gone', async () => {

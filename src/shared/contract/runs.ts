@@ -23,6 +23,7 @@ export const Run = z.object({
   startedAt: Timestamp.nullable(),
   finishedAt: Timestamp.nullable(),
   error: z.string().nullable(),
+  stderr: z.string().nullable().describe("The end of what the agent wrote to stderr (at most 64 KiB), once it finished"),
 });
 export type Run = z.infer<typeof Run>;
 

@@ -29,28 +29,41 @@ export function customCommandLine(agent: CommandAgent, prompt: string): { comman
 interface CommandLine {
   command: string;
   args: string[];
+  env: Record<string, string>;
   stdin: string;
   eventsFrom: (line: string) => AgentEvent[];
+  /** What a parser still held when the output ended. */
+  endOfOutput: () => AgentEvent[];
 }
 
 function commandLine(agent: CommandAgent, prompt: string): CommandLine {
   if (agent.preset === 'custom') {
     const { command, args, promptInArgs } = customCommandLine(agent, prompt);
-    return { command, args, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }] };
+    return { command, args, env: {}, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }], endOfOutput: () => [] };
   }
   const preset = presets[agent.preset];
-  if (!preset) {
-    throw new AgentUnavailable(`The ${agent.preset} preset is not wired up yet; use claude-code, codex or a custom command meanwhile.`);
-  }
-  return { command: agent.command ?? preset.command, args: [...preset.args(), ...(agent.args ?? [])], stdin: prompt, eventsFrom: (line) => parseLine(preset, line) };
+  const parser = preset.parser();
+  return {
+    command: agent.command ?? preset.command,
+    args: [...preset.args, ...(agent.args ?? [])],
+    env: preset.env ?? {},
+    stdin: prompt,
+    eventsFrom: (line) => parseLine(parser, line),
+    endOfOutput: () => parser.end(),
+  };
 }
 
+/** Output left hanging on a question to a human: "Continue? [y/N]", "Password:", "Approve (y/n)". */
+const asksForInput = /(\[y\/n\]|\(y\/n\)|\(yes\/no\)|\?|password:|passphrase:)\s*$/i;
+
 export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): AgentProcess {
-  const { command, args, stdin, eventsFrom } = commandLine(agent, launch.prompt);
+  const { command, args, env, stdin, eventsFrom, endOfOutput } = commandLine(agent, launch.prompt);
   fs.mkdirSync(launch.workspaceDir, { recursive: true });
+  // detached: a process group of its own, and a new session without a controlling terminal, so
+  // a CLI that opens /dev/tty to ask something gets an error instead of a human.
   const child = spawn(command, args, {
     cwd: launch.workspaceDir,
-    env: { ...process.env, ...agent.env, ...launch.env },
+    env: { ...process.env, ...env, ...agent.env, ...launch.env },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
@@ -59,9 +72,24 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
   child.stdin.on('error', () => {}); // an agent that exits without reading its stdin
   child.stdin.end(stdin);
 
-  createInterface({ input: child.stdout }).on('line', (line) => {
+  // A CLI that asks anyway and waits (on something other than stdin) is stopped once it has
+  // been quiet for a while after a question, and the run fails saying so.
+  let question: string | undefined;
+  let quiet: NodeJS.Timeout | undefined;
+  const heard = (chunk: Buffer) => {
+    clearTimeout(quiet);
+    const tail = chunk.toString().split('\n').at(-1) ?? '';
+    question = tail.trim() && asksForInput.test(tail) ? tail.trim() : undefined;
+    if (question !== undefined) quiet = setTimeout(() => stop(), launch.inputWaitMs ?? 10_000).unref();
+  };
+  child.stdout.on('data', heard);
+  child.stderr.on('data', heard);
+
+  const lines = createInterface({ input: child.stdout });
+  lines.on('line', (line) => {
     for (const event of eventsFrom(line)) launch.onEvent(event);
   });
+  const outputEnded = new Promise<void>((resolve) => lines.on('close', resolve));
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-maxStderrBytes);
@@ -70,12 +98,16 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
   const exited = new Promise<AgentExit>((resolve) => {
     child.on('error', (error: NodeJS.ErrnoException) => {
       const reason = error.code === 'ENOENT' ? `${command} was not found on PATH` : error.message;
-      resolve({ code: 127, signal: null, stderr: `${stderr}${reason}\n` });
+      resolve({ code: 127, signal: null, stderr: `${stderr}${reason}\n`, waitedForInput: undefined });
     });
     let drain: NodeJS.Timeout | undefined;
     child.on('close', (code, signal) => {
       clearTimeout(drain);
-      resolve({ code, signal, stderr });
+      clearTimeout(quiet);
+      void outputEnded.then(() => {
+        for (const event of endOfOutput()) launch.onEvent(event);
+        resolve({ code, signal, stderr, waitedForInput: stoppedAsking });
+      });
     });
     // Something it started in the background may hold its output open: after its exit, give the
     // output a moment to drain, then end the whole group.
@@ -86,30 +118,33 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
         } catch {
           // the group is already gone
         }
-        resolve({ code, signal, stderr });
+        resolve({ code, signal, stderr, waitedForInput: stoppedAsking });
       }, 2_000).unref();
     });
   });
 
-  return {
-    exited,
-    kill() {
-      if (child.pid === undefined || child.exitCode !== null) return;
-      const group = -child.pid;
+  let stoppedAsking: string | undefined;
+  function stop(): void {
+    stoppedAsking = question;
+    kill();
+  }
+  function kill(): void {
+    if (child.pid === undefined || child.exitCode !== null) return;
+    const group = -child.pid;
+    try {
+      process.kill(group, 'SIGTERM');
+    } catch {
+      return; // already gone
+    }
+    const hard = setTimeout(() => {
       try {
-        process.kill(group, 'SIGTERM');
+        process.kill(group, 'SIGKILL');
       } catch {
-        return; // already gone
+        // gone after SIGTERM
       }
-      const hard = setTimeout(() => {
-        try {
-          process.kill(group, 'SIGKILL');
-        } catch {
-          // gone after SIGTERM
-        }
-      }, killGraceMs);
-      hard.unref();
-      void exited.then(() => clearTimeout(hard));
-    },
-  };
+    }, killGraceMs);
+    hard.unref();
+    void exited.then(() => clearTimeout(hard));
+  }
+  return { exited, kill };
 }

@@ -12,6 +12,8 @@ export interface AgentExit {
   signal: NodeJS.Signals | null;
   /** The last of what it wrote to stderr. */
   stderr: string;
+  /** The question it was stopped on, when it waited for an answer no one can give. */
+  waitedForInput: string | undefined;
 }
 
 export interface AgentProcess {
@@ -24,5 +26,7 @@ export interface AgentLaunch {
   prompt: string;
   workspaceDir: string;
   env: Record<string, string>;
+  /** How long output may hang on a question before the agent is stopped (default 10 s). */
+  inputWaitMs?: number;
   onEvent(event: AgentEvent): void;
 }

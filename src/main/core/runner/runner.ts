@@ -28,6 +28,18 @@ function oneLine(text: string, max = 300): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** Why a run did not succeed, or null when it did. */
+function failureOf(ending: RunStatus | undefined, exit: AgentExit | { error: string }): string | null {
+  if ('error' in exit) return exit.error;
+  if (ending === 'timed_out') return 'The agent ran past its timeout and was stopped.';
+  if (ending === 'cancelled') return 'Cancelled.';
+  if (exit.waitedForInput !== undefined) {
+    return `The agent asked for input ("${oneLine(exit.waitedForInput, 120)}") and a run cannot answer; give it its non-interactive or permission flags.`;
+  }
+  if (exit.code === 0) return null;
+  return `The agent exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}.`;
+}
+
 interface Active {
   run: Run;
   agent: AgentProcess | undefined;
@@ -76,16 +88,7 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
       active.delete(run.id);
       return;
     }
-    const error =
-      'error' in exit
-        ? exit.error
-        : entry.ending === 'timed_out'
-          ? 'The agent ran past its timeout and was stopped.'
-          : entry.ending === 'cancelled'
-            ? 'Cancelled.'
-            : exit.code === 0
-              ? null
-              : `The agent exited with ${exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}.`;
+    const error = failureOf(entry.ending, exit);
     const status: RunStatus = entry.ending ?? (error === null ? 'succeeded' : 'failed');
     const stderr = 'error' in exit ? null : exit.stderr || null;
     const finishedAt = clock.now();
@@ -115,6 +118,7 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
         prompt: run.prompt,
         workspaceDir: instance.workspaceDir,
         env: { STEWARD_RUN_ID: run.id, STEWARD_INSTANCE_ID: instance.id },
+        inputWaitMs: Number(store.settings.get('runner.inputWaitSeconds') ?? 10) * 1000,
         onEvent: (event) => record(run, event),
       });
     } catch (error) {

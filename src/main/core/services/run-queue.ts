@@ -33,6 +33,7 @@ export function enqueueRun(store: Store, request: RunRequest, at: Date): Run {
     startedAt: null,
     finishedAt: null,
     error: null,
+    stderr: null,
   };
   store.runs.insert(run, request.idempotencyKey ?? null);
   return run;

@@ -2,7 +2,7 @@
 // system (init), assistant (text and tool_use blocks), user (tool_result blocks) and a final
 // result with cost and token counts. Permissions are bypassed: a run never waits for a human.
 import type { AgentEvent } from '../events';
-import { type Preset, asRecord, blocks, describeUsage, text } from './common';
+import { type Preset, asRecord, blocks, contentText, describeUsage, finished, stateless, text } from './common';
 
 function parse(raw: Record<string, unknown>): AgentEvent[] {
   switch (raw.type) {
@@ -17,29 +17,21 @@ function parse(raw: Record<string, unknown>): AgentEvent[] {
     case 'user':
       return blocks(asRecord(raw.message).content)
         .filter((block) => block.type === 'tool_result')
-        .map((block): AgentEvent => ({ type: 'tool_result', output: toolOutput(block.content), isError: block.is_error === true, raw }));
+        .map((block): AgentEvent => ({ type: 'tool_result', output: contentText(block.content), isError: block.is_error === true, raw }));
     case 'result': {
-      const figures = describeUsage({ costUsd: raw.total_cost_usd, usage: raw.usage, turns: raw.num_turns });
+      const usage = asRecord(raw.usage);
+      const figures = describeUsage({ costUsd: raw.total_cost_usd, inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, turns: raw.num_turns });
       const failed = raw.is_error === true || (typeof raw.subtype === 'string' && raw.subtype !== 'success');
-      const summary = failed ? `Claude Code failed (${text(raw.subtype) || 'error'}): ${text(raw.result)}` : 'Claude Code finished';
-      return [{ type: 'system', text: figures ? `${summary} — ${figures}` : summary, raw }];
+      if (failed) return [{ type: 'system', text: `Claude Code failed (${text(raw.subtype) || 'error'}): ${text(raw.result)}${figures ? ` — ${figures}` : ''}`, raw }];
+      return [{ type: 'system', text: finished('Claude Code', figures), raw }];
     }
     default:
       return [];
   }
 }
 
-function toolOutput(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return blocks(content)
-    .map((block) => text(block.text))
-    .filter(Boolean)
-    .join('\n');
-}
-
 export const claudeCode: Preset = {
   command: 'claude',
-  args: () => ['-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'],
-  prompt: 'stdin',
-  parse,
+  args: ['-p', '--output-format', 'stream-json', '--verbose', '--dangerously-skip-permissions'],
+  parser: stateless(parse),
 };

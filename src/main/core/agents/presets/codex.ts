@@ -4,7 +4,7 @@
 // error. Approvals and the sandbox are off (full tool access, unattended); the workspace need not
 // be a git repository.
 import type { AgentEvent } from '../events';
-import { type Preset, asRecord, describeUsage, text } from './common';
+import { type Preset, asRecord, describeUsage, finished, stateless, text } from './common';
 
 function completedItem(item: Record<string, unknown>, raw: Record<string, unknown>): AgentEvent[] {
   switch (item.type) {
@@ -35,8 +35,8 @@ function parse(raw: Record<string, unknown>): AgentEvent[] {
     case 'item.completed':
       return completedItem(asRecord(raw.item), raw);
     case 'turn.completed': {
-      const figures = describeUsage({ usage: raw.usage });
-      return [{ type: 'system', text: figures ? `Codex finished — ${figures}` : 'Codex finished', raw }];
+      const usage = asRecord(raw.usage);
+      return [{ type: 'system', text: finished('Codex', describeUsage({ inputTokens: usage.input_tokens, outputTokens: usage.output_tokens })), raw }];
     }
     case 'turn.failed':
       return [{ type: 'system', text: `Codex failed: ${text(asRecord(raw.error).message)}`, raw }];
@@ -49,7 +49,6 @@ function parse(raw: Record<string, unknown>): AgentEvent[] {
 
 export const codex: Preset = {
   command: 'codex',
-  args: () => ['exec', '--json', '--dangerously-bypass-approvals-and-sandbox', '--skip-git-repo-check', '-'],
-  prompt: 'stdin',
-  parse,
+  args: ['exec', '--json', '--dangerously-bypass-approvals-and-sandbox', '--skip-git-repo-check', '-'],
+  parser: stateless(parse),
 };

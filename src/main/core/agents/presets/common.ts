@@ -1,15 +1,46 @@
 // What a CLI preset is, and small readers shared by the stream parsers.
 import type { AgentEvent } from '../events';
 
+/** Reads one run's event stream, line by line; `end` gives what was still held back. */
+export interface StreamParser {
+  line(raw: Record<string, unknown>): AgentEvent[];
+  end(): AgentEvent[];
+}
+
 export interface Preset {
   /** The executable, unless the agent config names another. */
   command: string;
-  /** The non-interactive flags, before any the config adds. */
-  args: () => string[];
-  /** How the prompt reaches the CLI. */
-  prompt: 'stdin';
-  /** One parsed JSON line of the CLI's event stream into events. */
-  parse: (raw: Record<string, unknown>) => AgentEvent[];
+  /** The non-interactive flags, before any the config adds. The prompt goes to stdin. */
+  args: string[];
+  /** Environment that keeps the CLI from asking for approval; the instance's own env wins. */
+  env?: Record<string, string>;
+  /** A parser for one run. */
+  parser: () => StreamParser;
+}
+
+/** A parser for streams whose lines stand alone. */
+export const stateless = (parse: (raw: Record<string, unknown>) => AgentEvent[]) => (): StreamParser => ({ line: parse, end: () => [] });
+
+/**
+ * Text some CLIs stream in pieces (Gemini's deltas, goose's chunks) becomes one assistant
+ * message: pieces are held until something else happens or the stream ends.
+ */
+export function textJoiner() {
+  let pieces: string[] = [];
+  let raws: unknown[] = [];
+  return {
+    add(piece: string, raw: unknown): void {
+      pieces.push(piece);
+      raws.push(raw);
+    },
+    flush(): AgentEvent[] {
+      const joined = pieces.join('');
+      const held = raws;
+      pieces = [];
+      raws = [];
+      return joined.trim() ? [{ type: 'assistant', text: joined, raw: held.length === 1 ? held[0] : { chunks: held } }] : [];
+    },
+  };
 }
 
 export const asRecord = (value: unknown): Record<string, unknown> =>
@@ -19,15 +50,26 @@ export const text = (value: unknown): string => (typeof value === 'string' ? val
 
 export const blocks = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.map(asRecord) : []);
 
+/** The text of MCP-style content blocks ([{type: 'text', text}]) or a plain string. */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return blocks(content)
+    .map((block) => text(block.text))
+    .filter(Boolean)
+    .join('\n');
+}
+
 /** "1,234 tokens in, 567 out, $0.0123, 3 turns" from whatever of these a CLI reports. */
-export function describeUsage(figures: { costUsd?: unknown; usage?: unknown; turns?: unknown }): string {
-  const usage = asRecord(figures.usage);
+export function describeUsage(figures: { costUsd?: unknown; inputTokens?: unknown; outputTokens?: unknown; totalTokens?: unknown; turns?: unknown }): string {
   const parts: string[] = [];
-  const input = usage.input_tokens;
-  const output = usage.output_tokens;
-  if (typeof input === 'number') parts.push(`${input.toLocaleString('en-US')} tokens in`);
-  if (typeof output === 'number') parts.push(`${output.toLocaleString('en-US')} out`);
+  const count = (value: number) => value.toLocaleString('en-US');
+  if (typeof figures.inputTokens === 'number') parts.push(`${count(figures.inputTokens)} tokens in`);
+  if (typeof figures.outputTokens === 'number') parts.push(`${count(figures.outputTokens)} out`);
+  if (typeof figures.totalTokens === 'number' && parts.length === 0) parts.push(`${count(figures.totalTokens)} tokens`);
   if (typeof figures.costUsd === 'number') parts.push(`$${figures.costUsd.toFixed(4)}`);
   if (typeof figures.turns === 'number') parts.push(`${figures.turns} turns`);
   return parts.join(', ');
 }
+
+/** "<name> finished — <figures>" or without the figures. */
+export const finished = (name: string, figures: string): string => (figures ? `${name} finished — ${figures}` : `${name} finished`);

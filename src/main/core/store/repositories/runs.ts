@@ -15,6 +15,7 @@ interface RunRow {
   started_at: string | null;
   finished_at: string | null;
   error: string | null;
+  stderr: string | null;
 }
 
 function toRun(row: RunRow): Run {
@@ -31,6 +32,7 @@ function toRun(row: RunRow): Run {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     error: row.error,
+    stderr: row.stderr,
   };
 }
 
@@ -41,7 +43,7 @@ export interface RunFilter {
   limit: number;
 }
 
-const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error';
+const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr';
 
 export function createRunsRepository(db: Database.Database) {
   const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string | null, string]>(
