@@ -91,11 +91,11 @@ describe('a custom agent', () => {
       const run = await settled((await t.api('POST', `/api/automations/${automation.id}/run`)).body.run.id);
       results.push({ run, seconds: (Date.now() - started) / 1000 });
     }
-    expect(results[0]!.run).toMatchObject({ status: 'failed', error: 'The agent exited with code 4.', stderr: 'no answer\n' });
-    expect(results[1]!.run).toMatchObject({ status: 'failed', error: 'The agent exited with code 5.' });
-    expect(results[1]!.run.stderr).toMatch(/tty/);
-    expect(results[2]!.run).toMatchObject({ status: 'failed', error: 'The agent asked for input ("Allow the tool to write files? (y/n)") and a run cannot answer; give it its non-interactive or permission flags.' });
-    expect(results[2]!.seconds).toBeLessThan(10);
+    expect(results[0].run).toMatchObject({ status: 'failed', error: 'The agent exited with code 4.', stderr: 'no answer\n' });
+    expect(results[1].run).toMatchObject({ status: 'failed', error: 'The agent exited with code 5.' });
+    expect(results[1].run.stderr).toMatch(/tty/);
+    expect(results[2].run).toMatchObject({ status: 'failed', error: 'The agent asked for input ("Allow the tool to write files? (y/n)") and a run cannot answer; give it its non-interactive or permission flags.' });
+    expect(results[2].seconds).toBeLessThan(10);
     t.core.store.settings.set('runner.inputWaitSeconds', '10');
   });
 
