@@ -4,7 +4,7 @@ import type { OperationInput, OperationName, OperationOutput, Operations } from 
 import type { Services } from './services';
 
 /** Operations with a route of their own (the trigger) are not dispatched through the map. */
-type MappedName = Exclude<OperationName, 'webhooks.trigger' | 'webhooks.triggerGet'>;
+export type MappedName = Exclude<OperationName, 'webhooks.trigger' | 'webhooks.triggerGet'>;
 
 export type Handlers = {
   [K in MappedName]: (input: OperationInput<Operations[K]>) => OperationOutput<Operations[K]> | Promise<OperationOutput<Operations[K]>>;
@@ -17,7 +17,7 @@ export interface HandlerMeta {
 }
 
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
-  const { automations, webhooks, instances, runs, apiKeys, scheduler, tunnel, runner } = services;
+  const { automations, webhooks, instances, runs, apiKeys, scheduler, tunnel, runner, secrets } = services;
   return {
     'health.get': () => ({ status: 'ok', version: meta.version, uptimeSeconds: Math.round((Date.now() - meta.startedAt) / 1000) }),
     'openapi.get': () => meta.openApiDocument(),
@@ -47,6 +47,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'instances.delete': ({ params }) => instances.delete(params.id),
 
     'runs.list': ({ query }) => ({ runs: runs.list(query) }),
+    'runs.create': ({ body }) => ({ run: runs.create(body) }),
     'runs.get': ({ params }) => ({ run: runs.get(params.id) }),
     'runs.cancel': ({ params }) => ({ run: runner.cancel(params.id) }),
     'threads.get': ({ params, query }) => ({ thread: runs.thread(params.id, query) }),
@@ -54,6 +55,10 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'keys.list': () => ({ apiKeys: apiKeys.list() }),
     'keys.create': ({ body }) => apiKeys.create(body.name),
     'keys.revoke': ({ params }) => apiKeys.revoke(params.id),
+
+    'secrets.list': () => ({ secrets: secrets.list() }),
+    'secrets.put': ({ params, body }) => ({ secret: secrets.put(params.name, body.value) }),
+    'secrets.delete': ({ params }) => secrets.delete(params.name),
 
     'tunnel.get': () => ({ tunnel: tunnel.state() }),
     'tunnel.configure': async ({ body }) => ({ tunnel: await tunnel.configure(body) }),

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import packageJson from '../../../package.json' with { type: 'json' };
+import { createDispatch } from './dispatch';
 import { type Handlers, createHandlers } from './handlers';
 import { buildHttpApp } from './http/app';
 import { buildOpenApiDocument } from './http/openapi';
@@ -77,6 +78,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       startedAt: Date.now(),
       openApiDocument: () => (openApiDocument ??= buildOpenApiDocument(version)),
     });
+    services.runner.useDispatch(createDispatch(handlers));
     app = await buildHttpApp(services, handlers, logger);
     if (options.listen !== false) {
       await app.listen({ host, port: options.port ?? defaultPort });

@@ -21,13 +21,17 @@ export const CommandAgent = z
     path: ['command'],
   });
 
+/** The built-in agent's tool groups: shell, files (read, write, list), http, steward (manage Steward itself). */
+export const openAiToolGroups = ['shell', 'files', 'http', 'steward'] as const;
+export type OpenAiToolGroup = (typeof openAiToolGroups)[number];
+
 export const OpenAiAgent = z.strictObject({
   provider: z.literal('openai'),
   baseUrl: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:11434/v1'),
   model: z.string().min(1),
   apiKeyRef: z.string().min(1).optional().describe('Name of a stored secret holding the API key'),
-  tools: z.array(z.string()).optional(),
-  maxSteps: z.int().min(1).max(1000).optional(),
+  tools: z.array(z.enum(openAiToolGroups)).optional().describe('Tool groups the agent may use; all by default'),
+  maxSteps: z.int().min(1).max(1000).optional().describe('Model calls per run before it is stopped (default 25)'),
   timeoutSeconds: z.int().min(1).max(86_400).optional(),
 });
 

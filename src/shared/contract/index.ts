@@ -4,6 +4,7 @@ import { automationOperations } from './automations';
 import { healthOperations } from './health';
 import { instanceOperations } from './instances';
 import { runOperations } from './runs';
+import { secretOperations } from './secrets';
 import { tunnelOperations } from './tunnel';
 import { webhookOperations } from './webhooks';
 
@@ -14,6 +15,7 @@ export const operations = {
   ...instanceOperations,
   ...runOperations,
   ...apiKeyOperations,
+  ...secretOperations,
   ...tunnelOperations,
 };
 
@@ -27,5 +29,6 @@ export * from './common';
 export * from './health';
 export * from './instances';
 export * from './runs';
+export * from './secrets';
 export * from './tunnel';
 export * from './webhooks';

@@ -62,6 +62,13 @@ export const ThreadQuery = z.strictObject({
   limit: Limit(1000, 200),
 });
 
+export const NewRun = z.strictObject({
+  instanceId: z.string().min(1),
+  prompt: z.string().min(1, 'must not be empty').max(100_000, 'must be at most 100,000 characters'),
+  threadId: z.string().min(1).optional().describe('A chat thread to continue; a new one by default'),
+});
+export type NewRun = z.infer<typeof NewRun>;
+
 const RunEnvelope = z.object({ run: Run });
 
 export const runOperations = {
@@ -69,6 +76,10 @@ export const runOperations = {
     name: 'runs.list', method: 'GET', path: '/api/runs', summary: 'List runs, newest first',
     auth: true, status: 200, params: NoInput, query: RunListQuery, body: z.undefined(),
     output: z.object({ runs: z.array(Run) }),
+  }),
+  'runs.create': defineOperation({
+    name: 'runs.create', method: 'POST', path: '/api/runs', summary: 'Send a prompt to an instance: a run, queued now',
+    auth: true, status: 202, params: NoInput, query: NoQuery, body: NewRun, output: RunEnvelope,
   }),
   'runs.get': defineOperation({
     name: 'runs.get', method: 'GET', path: '/api/runs/{id}', summary: 'Get a run',

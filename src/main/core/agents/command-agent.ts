@@ -4,7 +4,6 @@
 // assistant line. Presets run their CLI with its non-interactive flags and parse its JSON event
 // stream. Either way the exit code decides success.
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { AgentConfig } from '../../../shared/contract';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
@@ -58,7 +57,6 @@ const asksForInput = /(\[y\/n\]|\(y\/n\)|\(yes\/no\)|\?|password:|passphrase:)\s
 
 export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): AgentProcess {
   const { command, args, env, stdin, eventsFrom, endOfOutput } = commandLine(agent, launch.prompt);
-  fs.mkdirSync(launch.workspaceDir, { recursive: true });
   // detached: a process group of its own, and a new session without a controlling terminal, so
   // a CLI that opens /dev/tty to ask something gets an error instead of a human.
   const child = spawn(command, args, {

@@ -1,7 +1,10 @@
 // What an agent says and does, as the runner records it: each event becomes a thread message and
 // an activity line. Providers translate their own output into these.
 export type AgentEvent =
-  | { type: 'assistant'; text: string; raw: unknown }
+  /** `streamed`: its activity lines were written as it arrived (assistant_chunk); only the message is left. */
+  | { type: 'assistant'; text: string; raw: unknown; streamed?: boolean }
+  /** Text still arriving: an activity line now, the whole message later. */
+  | { type: 'assistant_chunk'; text: string; raw: unknown }
   | { type: 'tool_call'; name: string; input: unknown; raw: unknown }
   | { type: 'tool_result'; output: string; isError: boolean; raw: unknown }
   | { type: 'system'; text: string; raw: unknown };
@@ -13,7 +16,9 @@ export interface AgentExit {
   /** The last of what it wrote to stderr. */
   stderr: string;
   /** The question it was stopped on, when it waited for an answer no one can give. */
-  waitedForInput: string | undefined;
+  waitedForInput?: string | undefined;
+  /** Why it failed, in its own words (the built-in agent). */
+  failure?: string | undefined;
 }
 
 export interface AgentProcess {

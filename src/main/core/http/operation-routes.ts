@@ -1,8 +1,8 @@
 // One Fastify route per contract operation, dispatched through the handler map.
 import type { FastifyInstance } from 'fastify';
 import { type Operation, type OperationName, operations } from '../../../shared/contract';
-import { parseInput } from '../../../shared/parse-input';
-import type { Handlers } from '../handlers';
+import { createDispatch } from '../dispatch';
+import type { Handlers, MappedName } from '../handlers';
 import type { Services } from '../services';
 
 /** `/api/automations/{id}` → `/api/automations/:id` */
@@ -14,9 +14,9 @@ export function registerOperationRoutes(
   services: Services,
   include: (name: OperationName) => boolean = () => true,
 ): void {
+  const dispatch = createDispatch(handlers);
   for (const [name, operation] of Object.entries(operations) as [OperationName, Operation][]) {
     if (operation.customRoute || !include(name)) continue;
-    const handle = handlers[name as keyof Handlers] as (input: unknown) => unknown;
     app.route({
       method: operation.method,
       url: fastifyPath(operation.path),
@@ -26,8 +26,7 @@ export function registerOperationRoutes(
           }
         : undefined,
       handler: async (request, reply) => {
-        const input = parseInput(operation, { params: request.params, query: request.query, body: request.body });
-        const output = await handle(input);
+        const output = await dispatch(name as MappedName, { params: request.params, query: request.query, body: request.body });
         if (operation.status === 204) return reply.code(204).send();
         return reply.code(operation.status).send(output);
       },

@@ -2,9 +2,12 @@
 // run per instance and `maxRunning` in all; a timeout per run; cancel ends the agent's whole
 // process tree. What the agent says is recorded as thread messages and activity lines; runs found
 // running at start were interrupted (and an automation's is queued once more).
-import type { Run, RunSource, RunStatus } from '../../../shared/contract';
+import fs from 'node:fs';
+import type { Message, Run, RunSource, RunStatus } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
+import { startOpenAiAgent } from '../agents/openai-agent';
+import type { Dispatch } from '../dispatch';
 import type { AgentEvent, AgentExit, AgentProcess } from '../agents/events';
 import type { Logger } from '../logger';
 import type { Clock } from '../scheduler/clock';
@@ -20,6 +23,8 @@ export interface RunnerOptions {
   defaultTimeoutSeconds?: number;
 }
 
+type MessageRole = Message['role'];
+
 const labels: Record<RunSource, ActivityLabel> = { automation: 'cron', webhook: 'hook', chat: 'chat', api: 'api' };
 
 /** One line of text for the activity feed: whitespace collapsed, long text cut. */
@@ -33,6 +38,7 @@ function failureOf(ending: RunStatus | undefined, exit: AgentExit | { error: str
   if ('error' in exit) return exit.error;
   if (ending === 'timed_out') return 'The agent ran past its timeout and was stopped.';
   if (ending === 'cancelled') return 'Cancelled.';
+  if (exit.failure !== undefined) return exit.failure;
   if (exit.waitedForInput !== undefined) {
     return `The agent asked for input ("${oneLine(exit.waitedForInput, 120)}") and a run cannot answer; give it its non-interactive or permission flags.`;
   }
@@ -47,8 +53,19 @@ interface Active {
   timer: unknown;
 }
 
-export function createRunner(deps: { store: Store; clock: Clock; logger: Logger; options?: RunnerOptions }) {
+export interface RunnerDeps {
+  store: Store;
+  clock: Clock;
+  logger: Logger;
+  /** A stored secret's value (an openai agent's API key). */
+  revealSecret: (name: string) => string | undefined;
+  options?: RunnerOptions;
+}
+
+export function createRunner(deps: RunnerDeps) {
   const { store, clock, logger } = deps;
+  // The built-in agent's steward tools call operations; the handler map exists once the core does.
+  let dispatch: Dispatch = () => Promise.reject(new Error('Steward is still starting.'));
   const maxRunning = deps.options?.maxRunning ?? 2;
   const defaultTimeoutSeconds = deps.options?.defaultTimeoutSeconds ?? 30 * 60;
   const active = new Map<string, Active>();
@@ -62,20 +79,29 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labels[run.source], displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
   }
 
+  /** An event as a thread message (role and text) and/or an activity line (kind and text). */
+  function recordOf(event: AgentEvent): { role?: MessageRole; kind?: ActivityKind; text: string } {
+    switch (event.type) {
+      case 'assistant':
+        return { role: 'assistant', kind: event.streamed ? undefined : 'assistant', text: event.text };
+      case 'assistant_chunk':
+        return { kind: 'assistant', text: event.text };
+      case 'tool_call':
+        return { role: 'tool', kind: 'tool', text: `${event.name} ${JSON.stringify(event.input)}` };
+      case 'tool_result':
+        return { role: 'tool', kind: 'tool', text: event.output };
+      case 'system':
+        return { role: 'system', kind: 'system', text: event.text };
+    }
+  }
+
   function record(run: Run, event: AgentEvent): void {
     const at = clock.now().toISOString();
-    const [role, kind, text] =
-      event.type === 'assistant'
-        ? (['assistant', 'assistant', event.text] as const)
-        : event.type === 'tool_call'
-          ? (['tool', 'tool', `${event.name} ${JSON.stringify(event.input)}`] as const)
-          : event.type === 'tool_result'
-            ? (['tool', 'tool', event.output] as const)
-            : (['system', 'system', event.text] as const);
+    const { role, kind, text } = recordOf(event);
     void batcher
       .write(() => {
-        store.threads.addMessage({ threadId: run.threadId, runId: run.id, role, content: text, createdAt: at });
-        line(run, kind, text, { type: event.type, runId: run.id, event: event.raw });
+        if (role) store.threads.addMessage({ threadId: run.threadId, runId: run.id, role, content: text, createdAt: at });
+        if (kind) line(run, kind, text, { type: event.type, runId: run.id, event: event.raw });
       })
       .catch((error: unknown) => logger.error({ err: error, runId: run.id }, 'could not record an agent event'));
   }
@@ -112,19 +138,29 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
     const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined };
     active.set(run.id, entry);
     if (!instance) return finish(entry, { error: `The instance ${run.instanceId} no longer exists.` });
-    if (instance.agent.provider !== 'command') return finish(entry, { error: 'The built-in openai agent is not wired up yet.' });
+    const { agent } = instance;
+    const launch = {
+      prompt: run.prompt,
+      workspaceDir: instance.workspaceDir,
+      env: { STEWARD_RUN_ID: run.id, STEWARD_INSTANCE_ID: instance.id },
+      inputWaitMs: Number(store.settings.get('runner.inputWaitSeconds') ?? 10) * 1000,
+      onEvent: (event: AgentEvent) => record(run, event),
+    };
     try {
-      entry.agent = startCommandAgent(instance.agent, {
-        prompt: run.prompt,
-        workspaceDir: instance.workspaceDir,
-        env: { STEWARD_RUN_ID: run.id, STEWARD_INSTANCE_ID: instance.id },
-        inputWaitMs: Number(store.settings.get('runner.inputWaitSeconds') ?? 10) * 1000,
-        onEvent: (event) => record(run, event),
-      });
+      fs.mkdirSync(instance.workspaceDir, { recursive: true });
+      if (agent.provider === 'command') {
+        entry.agent = startCommandAgent(agent, launch);
+      } else {
+        const apiKey = agent.apiKeyRef === undefined ? undefined : deps.revealSecret(agent.apiKeyRef);
+        if (agent.apiKeyRef !== undefined && apiKey === undefined) {
+          throw new AgentUnavailable(`No secret named ${agent.apiKeyRef} is stored; add it (PUT /api/secrets/${agent.apiKeyRef}) or change apiKeyRef.`);
+        }
+        entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch });
+      }
     } catch (error) {
       return finish(entry, { error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` });
     }
-    const timeoutSeconds = instance.agent.timeoutSeconds ?? defaultTimeoutSeconds;
+    const timeoutSeconds = agent.timeoutSeconds ?? defaultTimeoutSeconds;
     entry.timer = clock.setTimer(() => {
       entry.ending = 'timed_out';
       entry.agent?.kill();
@@ -157,6 +193,10 @@ export function createRunner(deps: { store: Store; clock: Clock; logger: Logger;
   }
 
   return {
+    useDispatch(to: Dispatch): void {
+      dispatch = to;
+    },
+
     /** Deals with runs a previous process left running, then starts queued ones. */
     start(): void {
       running = true;

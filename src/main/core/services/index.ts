@@ -9,41 +9,45 @@ import { createCommitBatcher } from './commit-batcher';
 import type { ServiceContext } from './context';
 import { createInstancesService } from './instances';
 import { createRunsService } from './runs';
+import { createSecretsService } from './secrets';
 import { createTriggersService } from './triggers';
 import { createWebhookDirectory } from './webhook-directory';
 import { createWebhooksService } from './webhooks';
 
 export function createServices(context: ServiceContext) {
-  const runs = createRunsService(context);
-  const instances = createInstancesService(context);
-  const webhookDirectory = createWebhookDirectory(context.store);
   const { store } = context;
+  const box = createSecretBox(context.dataDir);
+  const secrets = createSecretsService(context, box);
   const runner = createRunner({
     store,
     clock: context.clock,
     logger: context.logger,
+    revealSecret: (name) => secrets.reveal(name),
     options: { maxRunning: Number(store.settings.get('runner.maxRunning') ?? 2) },
   });
   const runsQueued = () => runner.nudge();
+  const runs = createRunsService(context, runsQueued);
+  const instances = createInstancesService(context);
+  const webhookDirectory = createWebhookDirectory(context.store);
   const scheduler = createScheduler({ store, clock: context.clock, logger: context.logger, onRunsQueued: runsQueued });
-  const secrets = createSecretBox(context.dataDir);
   const tunnel = createTunnel({
     store: context.store,
     clock: context.clock,
     logger: context.logger,
-    secrets,
+    secrets: box,
     startListener: context.startTriggerListener ?? (() => Promise.reject(new Error('this core serves no HTTP'))),
   });
   return {
+    secrets,
     runs,
     instances,
     scheduler,
     runner,
     tunnel,
     automations: createAutomationsService(context, instances, runs, scheduler, runsQueued),
-    webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, secrets),
+    webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, box),
     apiKeys: createApiKeysService(context),
-    triggers: createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, secrets, runsQueued),
+    triggers: createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, runsQueued),
   };
 }
 

@@ -13,8 +13,6 @@ import type { WebhookDirectory } from './webhook-directory';
 
 const idempotencyWindowMs = 24 * 60 * 60 * 1000;
 
-const defaultMaxQueued = 1_000;
-
 export interface TriggerDelivery {
   /** The text that replaces every {{payload}}: the body as received, or the query as JSON. */
   payload: string;
@@ -62,18 +60,7 @@ export function createTriggersService(
       if (!webhook.enabled) throw disabled();
     },
 
-    /**
-     * 503 queue_full while more than `runner.maxQueued` runs wait (default 1,000; "off" for no
-     * limit): the sender should retry; nothing accepted is dropped.
-     */
-    assertRoom(): void {
-      const setting = store.settings.get('runner.maxQueued') ?? String(defaultMaxQueued);
-      if (setting === 'off') return;
-      const maxQueued = Number(setting);
-      if (store.runs.count('queued', maxQueued + 1) > maxQueued) {
-        throw new AppError('queue_full', `More than ${maxQueued} runs are waiting; try again shortly.`, { headers: { 'retry-after': '30' } });
-      }
-    },
+    assertRoom: () => runs.assertRoom(),
 
     async accept(token: string, delivery: TriggerDelivery): Promise<TriggerResult> {
       const receivedAt = context.now();

@@ -7,6 +7,7 @@ import { createAutomationsRepository } from './repositories/automations';
 import { createDeliveriesRepository } from './repositories/deliveries';
 import { createInstancesRepository } from './repositories/instances';
 import { createRunsRepository } from './repositories/runs';
+import { createSecretsRepository } from './repositories/secrets';
 import { createSettingsRepository } from './repositories/settings';
 import { createThreadsRepository } from './repositories/threads';
 import { createWebhooksRepository } from './repositories/webhooks';
@@ -21,6 +22,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     deliveries: createDeliveriesRepository(db),
     instances: createInstancesRepository(db),
     runs: createRunsRepository(db),
+    secrets: createSecretsRepository(db),
     settings: createSettingsRepository(db),
     threads: createThreadsRepository(db),
     webhooks: createWebhooksRepository(db),

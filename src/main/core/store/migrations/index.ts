@@ -3,6 +3,7 @@ import createTables from './0001_create_tables';
 import indexActiveRuns from './0002_index_active_runs';
 import addRunStderr from './0003_add_run_stderr';
 import indexRunQueue from './0004_index_run_queue';
+import createSecrets from './0005_create_secrets';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const migrations: Migration[] = [
   { version: 2, name: '0002_index_active_runs', sql: indexActiveRuns },
   { version: 3, name: '0003_add_run_stderr', sql: addRunStderr },
   { version: 4, name: '0004_index_run_queue', sql: indexRunQueue },
+  { version: 5, name: '0005_create_secrets', sql: createSecrets },
 ];

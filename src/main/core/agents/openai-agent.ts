@@ -1,0 +1,152 @@
+// The built-in agent: a tool-calling loop over an OpenAI-compatible Chat Completions endpoint
+// (Ollama by default), with the official `openai` client. Each step streams one completion: its
+// text reaches the activity log line by line as it arrives, its tool calls run in the workspace,
+// and their results go back to the model, until it answers without tools or `maxSteps` is spent.
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
+import { type AgentConfig, openAiToolGroups } from '../../../shared/contract';
+import type { Dispatch } from '../dispatch';
+import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
+import { describeUsage, finished } from './presets/common';
+import { type Tool, ToolError, toolsFor } from './tools';
+
+type OpenAiAgent = Extract<AgentConfig, { provider: 'openai' }>;
+
+const defaultMaxSteps = 25;
+
+export interface OpenAiLaunch extends AgentLaunch {
+  /** The API key from the secret the config names; Ollama needs none. */
+  apiKey: string | undefined;
+  dispatch: Dispatch;
+}
+
+function systemPrompt(workspaceDir: string, tools: Tool[]): string {
+  return [
+    'You are an agent run by Steward, unattended: no human will answer questions during this run.',
+    `Your workspace folder is ${workspaceDir}; file paths are relative to it.`,
+    tools.length > 0 ? `Use the tools (${tools.map((tool) => tool.name).join(', ')}) to do the task, then say briefly what you did.` : 'Answer the task.',
+  ].join('\n');
+}
+
+/** Streamed text as activity lines: each finished line as soon as it ends. */
+function lineSplitter(emit: (line: string) => void) {
+  let pending = '';
+  return {
+    add(text: string) {
+      pending += text;
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) if (line.trim()) emit(line);
+    },
+    end() {
+      if (pending.trim()) emit(pending);
+      pending = '';
+    },
+  };
+}
+
+export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): AgentProcess {
+  const abort = new AbortController();
+  const client = new OpenAI({ baseURL: agent.baseUrl, apiKey: launch.apiKey ?? 'not-needed', maxRetries: 2, timeout: 10 * 60 * 1000 });
+  const tools = toolsFor(agent.tools ?? openAiToolGroups, launch.dispatch);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const maxSteps = agent.maxSteps ?? defaultMaxSteps;
+  const emit = (event: AgentEvent) => launch.onEvent(event);
+
+  async function callTool(call: ChatCompletionMessageFunctionToolCall): Promise<string> {
+    let args: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(call.function.arguments || '{}');
+      args = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    } catch {
+      emit({ type: 'tool_call', name: call.function.name, input: call.function.arguments, raw: call });
+      return fail(`The arguments are not valid JSON: ${call.function.arguments}`);
+    }
+    emit({ type: 'tool_call', name: call.function.name, input: args, raw: call });
+    const tool = byName.get(call.function.name);
+    if (!tool) return fail(`There is no tool ${call.function.name}; the tools are ${[...byName.keys()].join(', ')}.`);
+    try {
+      const output = await tool.run(args, { workspaceDir: launch.workspaceDir, signal: abort.signal });
+      emit({ type: 'tool_result', output, isError: false, raw: { toolCallId: call.id, output } });
+      return output;
+    } catch (error) {
+      const message = error instanceof ToolError || error instanceof Error ? error.message : String(error);
+      return fail(message);
+    }
+
+    function fail(message: string): string {
+      emit({ type: 'tool_result', output: message, isError: true, raw: { toolCallId: call.id, error: message } });
+      return `Error: ${message}`;
+    }
+  }
+
+  async function loop(): Promise<AgentExit> {
+    const messages: ChatCompletionMessageParam[] = [
+      { role: 'system', content: systemPrompt(launch.workspaceDir, tools) },
+      { role: 'user', content: launch.prompt },
+    ];
+    const usage = { input: 0, output: 0, reported: false };
+    emit({ type: 'system', text: `OpenAI-compatible agent started (${agent.model} at ${agent.baseUrl})`, raw: { model: agent.model, baseUrl: agent.baseUrl } });
+    for (let step = 1; step <= maxSteps; step++) {
+      const stream = await client.chat.completions.create(
+        {
+          model: agent.model,
+          messages,
+          stream: true,
+          stream_options: { include_usage: true },
+          ...(tools.length > 0 ? { tools: tools.map((tool) => ({ type: 'function' as const, function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) } : {}),
+        },
+        { signal: abort.signal },
+      );
+      let text = '';
+      const calls: ChatCompletionMessageFunctionToolCall[] = [];
+      const lines = lineSplitter((line) => emit({ type: 'assistant_chunk', text: line, raw: { step, line } }));
+      for await (const chunk of stream) {
+        if (chunk.usage) {
+          usage.input += chunk.usage.prompt_tokens;
+          usage.output += chunk.usage.completion_tokens;
+          usage.reported = true;
+        }
+        const delta = chunk.choices[0]?.delta;
+        if (delta?.content) {
+          text += delta.content;
+          lines.add(delta.content);
+        }
+        for (const piece of delta?.tool_calls ?? []) {
+          const call = (calls[piece.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+          if (piece.id) call.id = piece.id;
+          if (piece.function?.name) call.function.name += piece.function.name;
+          if (piece.function?.arguments) call.function.arguments += piece.function.arguments;
+        }
+      }
+      lines.end();
+      if (text.trim()) emit({ type: 'assistant', text, raw: { step }, streamed: true });
+      const made = calls.filter(Boolean);
+      messages.push({ role: 'assistant', content: text || null, ...(made.length > 0 ? { tool_calls: made } : {}) });
+      if (made.length === 0) {
+        const figures = describeUsage(usage.reported ? { inputTokens: usage.input, outputTokens: usage.output } : {});
+        emit({ type: 'system', text: finished('OpenAI-compatible agent', [figures, `${step} ${step === 1 ? 'step' : 'steps'}`].filter(Boolean).join(', ')), raw: { usage, steps: step } });
+        return { code: 0, signal: null, stderr: '' };
+      }
+      for (const call of made) {
+        const content = await callTool(call);
+        messages.push({ role: 'tool', tool_call_id: call.id, content });
+      }
+    }
+    return { code: 1, signal: null, stderr: '', failure: `The agent used all its ${maxSteps} steps without finishing; raise maxSteps or split the task.` };
+  }
+
+  const exited = loop().catch((error: unknown): AgentExit => {
+    if (abort.signal.aborted) return { code: null, signal: 'SIGTERM', stderr: '' };
+    return { code: 1, signal: null, stderr: '', failure: describeFailure(error, agent) };
+  });
+  return { exited, kill: () => abort.abort() };
+}
+
+function describeFailure(error: unknown, agent: OpenAiAgent): string {
+  if (error instanceof OpenAI.APIConnectionError) return `Could not reach the model server at ${agent.baseUrl}: ${error.cause instanceof Error ? error.cause.message : error.message}`;
+  if (error instanceof OpenAI.AuthenticationError) return `The model server at ${agent.baseUrl} refused the API key (401); check the secret named in apiKeyRef.`;
+  if (error instanceof OpenAI.NotFoundError) return `The model server at ${agent.baseUrl} answered 404: is the model "${agent.model}" available there?`;
+  if (error instanceof OpenAI.APIError) return `The model server at ${agent.baseUrl} answered ${error.status ?? 'with an error'}: ${error.message}`;
+  return `The agent failed: ${error instanceof Error ? error.message : String(error)}`;
+}

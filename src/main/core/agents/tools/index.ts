@@ -1,0 +1,21 @@
+// The built-in agent's tools by group (the agent config's `tools`).
+import type { OpenAiToolGroup } from '../../../../shared/contract';
+import type { Dispatch } from '../../dispatch';
+import { fileTools } from './files';
+import { httpTool } from './http';
+import { shellTool } from './shell';
+import { stewardTools } from './steward';
+import type { Tool } from './tool';
+
+export function toolsFor(groups: readonly OpenAiToolGroup[], dispatch: Dispatch): Tool[] {
+  const byGroup: Record<OpenAiToolGroup, () => Tool[]> = {
+    shell: () => [shellTool],
+    files: () => fileTools,
+    http: () => [httpTool],
+    steward: () => stewardTools(dispatch),
+  };
+  return groups.flatMap((group) => byGroup[group]());
+}
+
+export type { Tool, ToolContext } from './tool';
+export { ToolError } from './tool';
