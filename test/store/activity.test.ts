@@ -24,7 +24,7 @@ describe('activity lines', () => {
     const taken: Record<string, number[]> = { [a.id]: [], [b.id]: [] };
     for (let n = 0; n < 50; n++) {
       const instance = n % 3 === 0 ? b.id : a.id;
-      taken[instance].push(line(instance, n));
+      taken[instance].push(line(instance, n).line);
     }
     for (const lines of Object.values(taken)) expect(lines).toEqual(lines.map((_, i) => i + 1));
   });
@@ -33,13 +33,13 @@ describe('activity lines', () => {
     const services = servicesFor(store, dir);
     const { id } = services.instances.ensureDefault();
     const append = () => store.activity.append({ instanceId: id, runId: null, kind: 'system', label: '', displayText: 'x', raw: '{}', timestamp: new Date().toISOString() });
-    expect(store.transaction(append)).toBe(1);
+    expect(store.transaction(append).line).toBe(1);
     expect(() =>
       store.transaction(() => {
         append();
         throw new Error('abandon');
       }),
     ).toThrow('abandon');
-    expect(store.transaction(append)).toBe(2);
+    expect(store.transaction(append).line).toBe(2);
   });
 });

@@ -4,7 +4,7 @@ import type { OperationInput, OperationName, OperationOutput, Operations } from 
 import type { Services } from './services';
 
 /** Operations with a route of their own (the trigger) are not dispatched through the map. */
-export type MappedName = Exclude<OperationName, 'webhooks.trigger' | 'webhooks.triggerGet'>;
+export type MappedName = Exclude<OperationName, 'webhooks.trigger' | 'webhooks.triggerGet' | 'events.stream'>;
 
 export type Handlers = {
   [K in MappedName]: (input: OperationInput<Operations[K]>) => OperationOutput<Operations[K]> | Promise<OperationOutput<Operations[K]>>;
@@ -17,7 +17,7 @@ export interface HandlerMeta {
 }
 
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
-  const { automations, webhooks, instances, runs, apiKeys, scheduler, tunnel, runner, secrets } = services;
+  const { automations, webhooks, instances, runs, apiKeys, scheduler, tunnel, runner, secrets, activity } = services;
   return {
     'health.get': () => ({ status: 'ok', version: meta.version, uptimeSeconds: Math.round((Date.now() - meta.startedAt) / 1000) }),
     'openapi.get': () => meta.openApiDocument(),
@@ -51,6 +51,9 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'runs.get': ({ params }) => ({ run: runs.get(params.id) }),
     'runs.cancel': ({ params }) => ({ run: runner.cancel(params.id) }),
     'threads.get': ({ params, query }) => ({ thread: runs.thread(params.id, query) }),
+
+    'activity.list': ({ query }) => activity.feed(query),
+    'instances.activity': ({ params, query }) => activity.instanceLines(params.id, query),
 
     'keys.list': () => ({ apiKeys: apiKeys.list() }),
     'keys.create': ({ body }) => apiKeys.create(body.name),

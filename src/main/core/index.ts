@@ -86,6 +86,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       if (address && typeof address === 'object') url = httpUrl(host, address.port);
       services.runner.start();
       services.scheduler.start();
+      services.activity.startRetention();
       void services.tunnel.resume();
     }
   } catch (error) {
@@ -111,6 +112,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       } finally {
         clearTimeout(cutOff);
         services.scheduler.stop();
+        services.activity.stopRetention();
         await services.runner.stop();
         await services.tunnel.close();
         store.close();

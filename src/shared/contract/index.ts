@@ -1,4 +1,5 @@
 // The whole contract: every operation by name. Routes, OpenAPI and IPC iterate over this.
+import { activityOperations } from './activity';
 import { apiKeyOperations } from './api-keys';
 import { automationOperations } from './automations';
 import { healthOperations } from './health';
@@ -14,6 +15,7 @@ export const operations = {
   ...webhookOperations,
   ...instanceOperations,
   ...runOperations,
+  ...activityOperations,
   ...apiKeyOperations,
   ...secretOperations,
   ...tunnelOperations,
@@ -22,6 +24,7 @@ export const operations = {
 export type Operations = typeof operations;
 export type OperationName = keyof Operations;
 
+export * from './activity';
 export * from './agents';
 export * from './api-keys';
 export * from './automations';

@@ -6,6 +6,7 @@ import type { Handlers } from '../handlers';
 import type { Logger } from '../logger';
 import type { Services } from '../services';
 import { createErrorHandler } from './errors';
+import { registerEventStream } from './event-stream';
 import { registerOperationRoutes } from './operation-routes';
 import { registerTriggerRoutes } from './trigger-routes';
 
@@ -48,6 +49,7 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
   });
   registerOperationRoutes(app, handlers, services, options.triggersOnly ? (name) => name === 'health.get' : undefined);
   await registerTriggerRoutes(app, services);
+  if (!options.triggersOnly) registerEventStream(app, services);
   await app.ready();
   return app;
 }

@@ -14,7 +14,7 @@ import type { Clock } from '../scheduler/clock';
 import { createCommitBatcher } from '../services/commit-batcher';
 import { enqueueRun } from '../services/run-queue';
 import type { Store } from '../store';
-import type { ActivityKind, ActivityLabel } from '../store/repositories/activity';
+import type { ActivityKind, ActivityLabel } from '../../../shared/contract';
 
 export interface RunnerOptions {
   /** Runs at the same time across all instances (default 2). */

@@ -3,11 +3,13 @@ import { createRunner } from '../runner/runner';
 import { createScheduler } from '../scheduler/scheduler';
 import { createSecretBox } from '../secrets';
 import { createTunnel } from '../tunnel/tunnel';
+import { createActivityService } from './activity';
 import { createApiKeysService } from './api-keys';
 import { createAutomationsService } from './automations';
 import { createCommitBatcher } from './commit-batcher';
 import type { ServiceContext } from './context';
 import { createInstancesService } from './instances';
+import { createLiveEvents } from './live-events';
 import { createRunsService } from './runs';
 import { createSecretsService } from './secrets';
 import { createTriggersService } from './triggers';
@@ -37,7 +39,10 @@ export function createServices(context: ServiceContext) {
     secrets: box,
     startListener: context.startTriggerListener ?? (() => Promise.reject(new Error('this core serves no HTTP'))),
   });
+  const activity = createActivityService(context);
   return {
+    activity,
+    live: createLiveEvents(context, activity),
     secrets,
     runs,
     instances,

@@ -1,6 +1,7 @@
 // The store: the database and one repository per table.
 import type Database from 'better-sqlite3';
 import { type OpenDatabaseOptions, openDatabase } from './database';
+import { createCommitHooks } from './commit-hooks';
 import { createActivityRepository } from './repositories/activity';
 import { createApiKeysRepository } from './repositories/api-keys';
 import { createAutomationsRepository } from './repositories/automations';
@@ -14,14 +15,17 @@ import { createWebhooksRepository } from './repositories/webhooks';
 
 export function openStore(file: string, options: OpenDatabaseOptions = {}) {
   const db = openDatabase(file, options);
+  const hooks = createCommitHooks(db);
   return {
     db,
-    activity: createActivityRepository(db),
+    /** Committed activity lines and run changes, for the live stream and the desktop app. */
+    subscribe: hooks.subscribe,
+    activity: createActivityRepository(db, hooks),
     apiKeys: createApiKeysRepository(db),
     automations: createAutomationsRepository(db),
     deliveries: createDeliveriesRepository(db),
     instances: createInstancesRepository(db),
-    runs: createRunsRepository(db),
+    runs: createRunsRepository(db, hooks),
     secrets: createSecretsRepository(db),
     settings: createSettingsRepository(db),
     threads: createThreadsRepository(db),
@@ -33,7 +37,20 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
      * with SQLITE_BUSY instead of waiting for the lock.
      */
     transaction<T>(work: () => T): T {
-      return db.transaction(work).immediate();
+      if (db.inTransaction) return db.transaction(work)();
+      let result: T;
+      try {
+        result = db.transaction(work).immediate();
+      } catch (error) {
+        hooks.rolledBack();
+        throw error;
+      }
+      hooks.committed();
+      return result;
+    },
+    /** Reads in one snapshot: writes committed meanwhile stay invisible until it ends. */
+    read<T>(work: () => T): T {
+      return db.inTransaction ? work() : db.transaction(work).deferred();
     },
     close: (): void => void db.close(),
   };

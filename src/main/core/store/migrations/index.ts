@@ -4,6 +4,7 @@ import indexActiveRuns from './0002_index_active_runs';
 import addRunStderr from './0003_add_run_stderr';
 import indexRunQueue from './0004_index_run_queue';
 import createSecrets from './0005_create_secrets';
+import activitySequence from './0006_activity_sequence';
 
 export interface Migration {
   version: number;
@@ -17,4 +18,5 @@ export const migrations: Migration[] = [
   { version: 3, name: '0003_add_run_stderr', sql: addRunStderr },
   { version: 4, name: '0004_index_run_queue', sql: indexRunQueue },
   { version: 5, name: '0005_create_secrets', sql: createSecrets },
+  { version: 6, name: '0006_activity_sequence', sql: activitySequence },
 ];

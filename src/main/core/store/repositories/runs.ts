@@ -1,5 +1,6 @@
 // runs table <-> Run.
 import type Database from 'better-sqlite3';
+import type { CommitHooks } from '../commit-hooks';
 import type { Run, RunSource, RunStatus } from '../../../../shared/contract';
 
 interface RunRow {
@@ -45,7 +46,10 @@ export interface RunFilter {
 
 const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr';
 
-export function createRunsRepository(db: Database.Database) {
+export function createRunsRepository(db: Database.Database, hooks: CommitHooks) {
+  const changed = (runId: string) => {
+    if (hooks.wanted) hooks.announce({ type: 'run', runId });
+  };
   const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string | null, string]>(
     `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, idempotency_key, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -67,12 +71,12 @@ export function createRunsRepository(db: Database.Database) {
     `SELECT ${columns} FROM runs WHERE source_id = ? AND idempotency_key = ? AND created_at >= ? ORDER BY created_at LIMIT 1`,
   );
 
-  // Per instance that is not stopped and has nothing running: its oldest queued run.
+  // Per instance that is ready (or broken: its runs fail, saying why) and has nothing running: its oldest queued run.
   const claimable = db.prepare<[number], RunRow>(
     `SELECT ${columns.split(', ').map((column) => `r.${column}`).join(', ')}
      FROM instances i
      JOIN runs r ON r.id = (SELECT q.id FROM runs q WHERE q.instance_id = i.id AND q.status = 'queued' ORDER BY q.created_at, q.id LIMIT 1)
-     WHERE i.status <> 'stopped'
+     WHERE i.status IN ('running', 'error')
        AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.instance_id = i.id AND o.status = 'running')
      ORDER BY r.created_at, r.id LIMIT ?`,
   );
@@ -86,12 +90,17 @@ export function createRunsRepository(db: Database.Database) {
   const setAttempt = db.prepare<[number, string]>('UPDATE runs SET attempt = ? WHERE id = ?');
 
   return {
-    /** Queued runs whose instance is free (and not stopped), oldest first. */
+    /** Queued runs whose instance is free (not stopped or still provisioning), oldest first. */
     claimable: (limit: number): Run[] => claimable.all(limit).map(toRun),
     /** Marks a queued run running; false when it was no longer queued (cancelled meanwhile). */
-    claim: (id: string, at: string): boolean => claim.run(at, id).changes === 1,
+    claim(id: string, at: string): boolean {
+      const claimed = claim.run(at, id).changes === 1;
+      if (claimed) changed(id);
+      return claimed;
+    },
     finish(id: string, status: RunStatus, at: string, error: string | null, stderr: string | null): void {
       finish.run(status, at, error, stderr, id);
+      changed(id);
     },
     /** How many runs have this status, counting no further than `cap`. */
     count: (status: RunStatus, cap: number): number => countByStatus.get(status, cap)?.n ?? 0,
@@ -101,6 +110,7 @@ export function createRunsRepository(db: Database.Database) {
 
     insert(run: Run, idempotencyKey: string | null = null): void {
       insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, run.scheduledFor, idempotencyKey, run.createdAt);
+      changed(run.id);
     },
     /** The run an earlier request with this Idempotency-Key started for the same source since `since`. */
     findByIdempotencyKey(sourceId: string, key: string, since: string): Run | undefined {

@@ -1,0 +1,58 @@
+// The core's event bus: committed activity lines (with their instance's name and avatar) and run
+// status changes, for the SSE stream and the desktop app's IPC. It listens to the store only
+// while someone listens to it, so writers build no events nobody reads.
+import type { ActivityEvent, Run } from '../../../shared/contract';
+import type { StoreChange } from '../store/commit-hooks';
+import type { ActivityService } from './activity';
+import type { ServiceContext } from './context';
+
+export type LiveEvent = { type: 'activity'; seq: number; event: ActivityEvent } | { type: 'run'; run: Run };
+
+export function createLiveEvents(context: ServiceContext, activity: ActivityService) {
+  const { store } = context;
+  const listeners = new Set<(event: LiveEvent) => void>();
+  let unsubscribe: (() => void) | undefined;
+
+  function translate(change: StoreChange): LiveEvent | undefined {
+    if (change.type === 'run') {
+      const run = store.runs.get(change.runId);
+      return run && { type: 'run', run };
+    }
+    const instance = store.instances.get(change.line.instanceId);
+    return instance && { type: 'activity', seq: change.line.seq, event: activity.decorate(change.line, instance) };
+  }
+
+  return {
+    subscribe(listener: (event: LiveEvent) => void): () => void {
+      listeners.add(listener);
+      unsubscribe ??= store.subscribe((change) => {
+        const event = translate(change);
+        if (event) for (const each of listeners) each(event);
+      });
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) {
+          unsubscribe?.();
+          unsubscribe = undefined;
+        }
+      };
+    },
+
+    /** The sequence number of the newest activity line. */
+    lastSeq: (): number => store.activity.lastSeq(),
+
+    /** Activity after a sequence number, for a stream that resumes; `undefined` when more than `max` were missed. */
+    replay(afterSeq: number, max: number): { seq: number; event: ActivityEvent }[] | undefined {
+      const lines = store.activity.sinceSeq(afterSeq, max + 1);
+      if (lines.length > max) return undefined;
+      const events: { seq: number; event: ActivityEvent }[] = [];
+      for (const line of lines) {
+        const instance = store.instances.get(line.instanceId);
+        if (instance) events.push({ seq: line.seq, event: activity.decorate(line, instance) });
+      }
+      return events;
+    },
+  };
+}
+
+export type LiveEvents = ReturnType<typeof createLiveEvents>;

@@ -1,0 +1,58 @@
+// Work that must wait until a transaction commits: telling listeners about rows they could
+// otherwise see and then lose to a rollback. Outside a transaction it runs at once.
+import type Database from 'better-sqlite3';
+
+export type StoreChange = { type: 'activity'; line: StoredActivityLine } | { type: 'run'; runId: string };
+
+export interface StoredActivityLine {
+  seq: number;
+  instanceId: string;
+  line: number;
+  runId: string | null;
+  kind: string;
+  label: string;
+  displayText: string;
+  raw: string;
+  timestamp: string;
+}
+
+export function createCommitHooks(db: Database.Database) {
+  const listeners = new Set<(change: StoreChange) => void>();
+  let waiting: StoreChange[] = [];
+
+  function emit(change: StoreChange): void {
+    for (const listener of listeners) {
+      try {
+        listener(change);
+      } catch {
+        // a listener's failure is its own; the write has happened
+      }
+    }
+  }
+
+  return {
+    /** Whether anyone listens: writers skip building changes nobody reads. */
+    get wanted(): boolean {
+      return listeners.size > 0;
+    },
+    /** Announces `change` once the current transaction commits. */
+    announce(change: StoreChange): void {
+      if (db.inTransaction) waiting.push(change);
+      else emit(change);
+    },
+    committed(): void {
+      const changes = waiting;
+      waiting = [];
+      for (const change of changes) emit(change);
+    },
+    rolledBack(): void {
+      waiting = [];
+    },
+    subscribe(listener: (change: StoreChange) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export type CommitHooks = ReturnType<typeof createCommitHooks>;
