@@ -17,6 +17,7 @@ export const errorStatus = {
   webhook_disabled: 403,
   not_found: 404,
   instance_in_use: 409,
+  instance_busy: 409,
   default_instance: 409,
   tunnel_not_configured: 409,
   payload_too_large: 413,

@@ -1,7 +1,10 @@
 // Instances (seed op 3 and the operations around it).
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Instance } from '../../src/shared/contract';
-import { type TestCore, startTestCore } from '../support/core';
+import { type TestCore, startTestCore, tempDir } from '../support/core';
+import { startOpenAiServer } from '../support/openai-server';
 
 let t: TestCore;
 beforeAll(async () => {
@@ -16,7 +19,7 @@ describe('instances', () => {
     const { instances } = (await t.api('GET', '/api/instances')).body as { instances: Instance[] };
     const defaults = instances.filter((i) => i.isDefault);
     expect(defaults).toHaveLength(1);
-    expect(Instance.parse(defaults[0])).toMatchObject({ name: 'Steward', fqdn: 'steward.localhost', status: 'provisioning' });
+    expect(Instance.parse(defaults[0])).toMatchObject({ name: 'Steward', fqdn: 'steward.localhost', agent: { provider: 'command', preset: 'claude-code' } });
   });
 
   it('creates an instance: provisioning, a slug fqdn, a generated avatar, a workspace in the data folder', async () => {
@@ -57,7 +60,7 @@ describe('instances', () => {
     const instance = await create({ name: 'Patchable' });
     const renamed = await t.api('PATCH', `/api/instances/${instance.id}`, { name: 'Patched' });
     expect(renamed.status).toBe(200);
-    expect(renamed.body.instance).toMatchObject({ id: instance.id, name: 'Patched', fqdn: instance.fqdn, status: 'provisioning' });
+    expect(renamed.body.instance).toMatchObject({ id: instance.id, name: 'Patched', fqdn: instance.fqdn, agent: instance.agent });
     // The generated avatar follows the new name.
     expect(Buffer.from(renamed.body.instance.avatarUrl.split(',')[1], 'base64').toString()).toContain('>P<');
     expect(renamed.body.instance.updatedAt >= instance.updatedAt).toBe(true);
@@ -72,7 +75,9 @@ describe('instances', () => {
   });
 
   it('PATCH rejects read-only and unknown fields, bad avatars, and changes nothing', async () => {
-    const instance = await create({ name: 'Guarded' });
+    await create({ name: 'Guarded' });
+    await t.core.services.instances.idle();
+    const instance = (await t.api('GET', '/api/instances')).body.instances.find((each: Instance) => each.name === 'Guarded') as Instance;
     const attempts: [object, string, string][] = [
       [{ status: 'running' }, 'unknown_field', 'status'],
       [{ name: 'x', imageTag: 'evil:latest' }, 'unknown_field', 'imageTag'],
@@ -119,5 +124,83 @@ describe('instances', () => {
     expect((await t.api('GET', '/api/instances/ins_nope')).status).toBe(404);
     expect((await t.api('PATCH', '/api/instances/ins_nope', { name: 'x' })).status).toBe(404);
     expect((await t.api('DELETE', '/api/instances/ins_nope')).status).toBe(404);
+  });
+});
+
+describe('instance lifecycle', () => {
+  const settled = async (id: string) => {
+    await t.core.services.instances.idle();
+    return (await t.api('GET', `/api/instances/${id}`)).body.instance as Instance;
+  };
+  const linesOf = (id: string) => t.core.store.db.prepare<[string], { display_text: string }>('SELECT display_text FROM activity WHERE instance_id = ? ORDER BY line').all(id).map((row) => row.display_text);
+
+  it('provisions a custom agent found on PATH: workspace made, running, imageTag custom:<command>', async () => {
+    const instance = await create({ name: 'Catty', agent: { provider: 'command', preset: 'custom', command: 'cat' } });
+    expect(instance.status).toBe('provisioning');
+    const ready = await settled(instance.id);
+    expect(ready).toMatchObject({ status: 'running', statusReason: null, imageTag: 'custom:cat' });
+    expect(fs.statSync(ready.workspaceDir).isDirectory()).toBe(true);
+    expect(linesOf(instance.id)).toEqual(['Ready: custom:cat']);
+  });
+
+  it('probes a preset CLI for its version; a missing command is an error with a reason', async () => {
+    const bin = tempDir('steward-probe-');
+    fs.writeFileSync(path.join(bin, 'claude'), '#!/bin/sh\n[ "$1" = "--version" ] && echo "2.1.3 (Claude Code)"\n', { mode: 0o755 });
+    const found = await create({ name: 'Claude here', agent: { provider: 'command', preset: 'claude-code', env: { PATH: bin } } });
+    expect(await settled(found.id)).toMatchObject({ status: 'running', imageTag: 'claude-code@2.1.3' });
+
+    const missing = await create({ name: 'Claude gone', agent: { provider: 'command', preset: 'claude-code', env: { PATH: '/nonexistent' } } });
+    const broken = await settled(missing.id);
+    expect(broken).toMatchObject({ status: 'error', imageTag: '', statusReason: "claude was not found on PATH; install it or set the agent's command to its full path." });
+    expect(linesOf(missing.id)).toEqual([`Not ready: ${broken.statusReason}`]);
+  });
+
+  it('probes an OpenAI-compatible endpoint: reachable and the model listed', async () => {
+    const server = await startOpenAiServer();
+    try {
+      const ok = await create({ name: 'Local llm', agent: { provider: 'openai', baseUrl: server.baseUrl, model: 'qwen3:8b' } });
+      expect(await settled(ok.id)).toMatchObject({ status: 'running', imageTag: 'openai:qwen3:8b' });
+      const wrongModel = await create({ name: 'Wrong model', agent: { provider: 'openai', baseUrl: server.baseUrl, model: 'llama9:1t' } });
+      expect((await settled(wrongModel.id)).statusReason).toBe(`The model llama9:1t is not available at ${server.baseUrl}; it has qwen3:8b.`);
+      const nowhere = await create({ name: 'No server', agent: { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } });
+      expect(await settled(nowhere.id)).toMatchObject({ status: 'error', statusReason: expect.stringContaining('Could not reach the model server at http://127.0.0.1:9/v1') });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stop keeps runs queued until start; restart probes again; delete waits for a running run unless forced', async () => {
+    const instance = await create({ name: 'Switchable', agent: { provider: 'command', preset: 'custom', command: 'cat' } });
+    await settled(instance.id);
+    const stopped = await t.api('POST', `/api/instances/${instance.id}/stop`);
+    expect(stopped.status).toBe(200);
+    expect(stopped.body.instance).toMatchObject({ status: 'stopped' });
+    // The core's clock stands still in this file, but the runner is real: a stopped instance's run waits.
+    const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'wait for me' })).body;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await t.api('GET', `/api/runs/${run.id}`)).body.run.status).toBe('queued');
+
+    const started = await t.api('POST', `/api/instances/${instance.id}/start`);
+    expect(started.status).toBe(202);
+    expect(started.body.instance.status).toBe('provisioning');
+    expect(await settled(instance.id)).toMatchObject({ status: 'running' });
+    for (let i = 0; i < 100 && (await t.api('GET', `/api/runs/${run.id}`)).body.run.status !== 'succeeded'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await t.api('GET', `/api/runs/${run.id}`)).body.run.status).toBe('succeeded');
+
+    const restarted = await t.api('POST', `/api/instances/${instance.id}/restart`);
+    expect(restarted.body.instance.status).toBe('provisioning');
+    expect(await settled(instance.id)).toMatchObject({ status: 'running' });
+    expect(linesOf(instance.id).filter((line) => /^(Ready|Stopped)/.test(line))).toEqual(['Ready: custom:cat', 'Stopped: queued runs wait until it starts again', 'Ready: custom:cat', 'Stopped: queued runs wait until it starts again', 'Ready: custom:cat']);
+
+    const sleeper = await create({ name: 'Sleeper', agent: { provider: 'command', preset: 'custom', command: 'sleep', args: ['30'] } });
+    await settled(sleeper.id);
+    const { run: long } = (await t.api('POST', '/api/runs', { instanceId: sleeper.id, prompt: 'zzz' })).body;
+    for (let i = 0; i < 100 && (await t.api('GET', `/api/runs/${long.id}`)).body.run.status !== 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const refused = await t.api('DELETE', `/api/instances/${sleeper.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('instance_busy');
+    expect((await t.api('DELETE', `/api/instances/${sleeper.id}?force=true`)).status).toBe(204);
+    expect((await t.api('GET', `/api/instances/${sleeper.id}`)).status).toBe(404);
+    expect((await t.api('POST', `/api/instances/${sleeper.id}/start`)).status).toBe(404);
   });
 });

@@ -122,6 +122,8 @@ describe('every endpoint, generated input', () => {
           if (auth === 'wrong') headers.authorization = 'Bearer stw_nope';
           const sendsBody = operation.method !== 'GET' && operation.method !== 'DELETE' && payload !== undefined;
 
+          // Starting an instance probes its agent in the background; let that settle first.
+          await t.core.services.instances.idle();
           const before = snapshot();
           const response = await request(url, { method: operation.method, headers, body: sendsBody ? payload : undefined });
           expect(response.status, `${operation.method} ${url}`).toBeLessThan(500);

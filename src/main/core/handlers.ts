@@ -44,7 +44,10 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'instances.create': ({ body }) => ({ instance: instances.create(body) }),
     'instances.get': ({ params }) => ({ instance: instances.get(params.id) }),
     'instances.update': ({ params, body }) => ({ instance: instances.update(params.id, body) }),
-    'instances.delete': ({ params }) => instances.delete(params.id),
+    'instances.delete': ({ params, query }) => instances.delete(params.id, query.force === 'true'),
+    'instances.start': ({ params }) => ({ instance: instances.start(params.id) }),
+    'instances.stop': ({ params }) => ({ instance: instances.stop(params.id) }),
+    'instances.restart': ({ params }) => ({ instance: instances.restart(params.id) }),
 
     'runs.list': ({ query }) => ({ runs: runs.list(query) }),
     'runs.create': ({ body }) => ({ run: runs.create(body) }),

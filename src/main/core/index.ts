@@ -85,6 +85,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       const address = app.server.address();
       if (address && typeof address === 'object') url = httpUrl(host, address.port);
       services.runner.start();
+      void services.instances.provisionAll();
       services.scheduler.start();
       services.activity.startRetention();
       void services.tunnel.resume();

@@ -76,7 +76,19 @@ export const instanceOperations = {
     auth: true, status: 200, params: IdParams, query: NoQuery, body: InstancePatch, output: InstanceEnvelope,
   }),
   'instances.delete': defineOperation({
-    name: 'instances.delete', method: 'DELETE', path: '/api/instances/{id}', summary: 'Delete an instance no automation or webhook targets',
-    auth: true, status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
+    name: 'instances.delete', method: 'DELETE', path: '/api/instances/{id}', summary: 'Delete an instance no automation or webhook targets; refused while a run is running unless force=true',
+    auth: true, status: 204, params: IdParams, query: z.strictObject({ force: z.enum(['true', 'false']).optional() }), body: z.undefined(), output: null,
+  }),
+  'instances.start': defineOperation({
+    name: 'instances.start', method: 'POST', path: '/api/instances/{id}/start', summary: 'Start an instance: provisioning while its agent is probed, then running or error',
+    auth: true, status: 202, params: IdParams, query: NoQuery, body: NoInput, output: InstanceEnvelope,
+  }),
+  'instances.stop': defineOperation({
+    name: 'instances.stop', method: 'POST', path: '/api/instances/{id}/stop', summary: 'Stop an instance: a running run is cancelled, queued runs wait until it starts',
+    auth: true, status: 200, params: IdParams, query: NoQuery, body: NoInput, output: InstanceEnvelope,
+  }),
+  'instances.restart': defineOperation({
+    name: 'instances.restart', method: 'POST', path: '/api/instances/{id}/restart', summary: 'Stop, then start an instance (its agent is probed again)',
+    auth: true, status: 202, params: IdParams, query: NoQuery, body: NoInput, output: InstanceEnvelope,
   }),
 };

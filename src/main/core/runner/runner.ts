@@ -100,6 +100,7 @@ export function createRunner(deps: RunnerDeps) {
     const { role, kind, text } = recordOf(event);
     void batcher
       .write(() => {
+        if (!store.instances.get(run.instanceId)) return; // deleted with ?force while it ran
         if (role) store.threads.addMessage({ threadId: run.threadId, runId: run.id, role, content: text, createdAt: at });
         if (kind) line(run, kind, text, { type: event.type, runId: run.id, event: event.raw });
       })
@@ -121,6 +122,7 @@ export function createRunner(deps: RunnerDeps) {
     // Through the same batcher as the agent's events, so the end is written after all of them.
     void batcher
       .write(() => {
+        if (!store.instances.get(run.instanceId)) return;
         store.runs.finish(run.id, status, finishedAt.toISOString(), error, stderr);
         const seconds = ((finishedAt.getTime() - Date.parse(run.startedAt ?? run.createdAt)) / 1000).toFixed(1);
         line(run, 'system', `Run ${status.replace('_', ' ')} after ${seconds} s${error ? `: ${error}` : ''}`, { type: 'run.finished', runId: run.id, status, error });

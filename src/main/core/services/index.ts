@@ -29,7 +29,7 @@ export function createServices(context: ServiceContext) {
   });
   const runsQueued = () => runner.nudge();
   const runs = createRunsService(context, runsQueued);
-  const instances = createInstancesService(context);
+  const instances = createInstancesService(context, { revealSecret: (name) => secrets.reveal(name), runsQueued, cancelRun: (id) => void runner.cancel(id) });
   const webhookDirectory = createWebhookDirectory(context.store);
   const scheduler = createScheduler({ store, clock: context.clock, logger: context.logger, onRunsQueued: runsQueued });
   const tunnel = createTunnel({

@@ -1,7 +1,11 @@
-// Instances: named agents. Lifecycle and probing come with the agent runner; here they are records.
+// Instances: named agents and their lifecycle. A new or started instance is `provisioning` while
+// its workspace is made and its agent probed, then `running` (with the probed image tag) or
+// `error` (with the reason); `stopped` takes no runs (they wait in the queue) until started.
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { type Instance, defaultAgent, InstanceCreate, InstancePatch } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
+import { type ProbeResult, probeAgent } from '../agents/probe';
 import { newId } from '../ids';
 import { generatedAvatarUrl } from './avatar';
 import { type ServiceContext, isoNow } from './context';
@@ -19,8 +23,20 @@ export function slugify(name: string): string {
   return slug || 'agent';
 }
 
-export function createInstancesService(context: ServiceContext) {
+export interface InstanceLifecycleDeps {
+  revealSecret: (name: string) => string | undefined;
+  /** Queued runs may have become runnable. */
+  runsQueued: () => void;
+  /** Cancels a running run. */
+  cancelRun: (runId: string) => void;
+}
+
+export function createInstancesService(context: ServiceContext, deps: InstanceLifecycleDeps) {
   const { store } = context;
+  // Bumped by every start and stop: a probe that finishes after its instance was stopped or
+  // started again says nothing.
+  const generations = new Map<string, number>();
+  const probing = new Set<Promise<void>>();
 
   function uniqueSlug(name: string): string {
     const base = slugify(name);
@@ -35,7 +51,72 @@ export function createInstancesService(context: ServiceContext) {
     return instance;
   }
 
+  function setStatus(id: string, status: Instance['status'], statusReason: string | null, imageTag: string | null, line?: string): void {
+    store.transaction(() => {
+      if (!store.instances.get(id)) return;
+      const at = isoNow(context);
+      store.instances.setStatus(id, { status, statusReason, imageTag, updatedAt: at });
+      if (line !== undefined) {
+        store.activity.append({ instanceId: id, runId: null, kind: 'system', label: '', displayText: line, raw: JSON.stringify({ type: 'instance.status', status, statusReason, imageTag }), timestamp: at });
+      }
+    });
+  }
+
+  /** Makes the workspace and probes the agent; resolves once the instance is running or in error. */
+  async function provision(id: string): Promise<void> {
+    const generation = (generations.get(id) ?? 0) + 1;
+    generations.set(id, generation);
+    const current = () => generations.get(id) === generation && store.instances.get(id) !== undefined;
+    setStatus(id, 'provisioning', null, null);
+    const instance = get(id);
+    let result: ProbeResult;
+    try {
+      await fs.mkdir(instance.workspaceDir, { recursive: true, mode: 0o700 });
+      result = await probeAgent(instance.agent, { workspaceDir: instance.workspaceDir, revealSecret: deps.revealSecret });
+    } catch (error) {
+      result = { ok: false, reason: `The workspace ${instance.workspaceDir} cannot be made: ${(error as Error).message}` };
+    }
+    if (!current()) return;
+    if (result.ok) setStatus(id, 'running', null, result.imageTag, `Ready: ${result.imageTag}`);
+    else setStatus(id, 'error', result.reason, null, `Not ready: ${result.reason}`);
+    deps.runsQueued();
+  }
+
+  function cancelRunningRun(id: string): boolean {
+    const running = store.runs.running().find((run) => run.instanceId === id);
+    if (running) deps.cancelRun(running.id);
+    return running !== undefined;
+  }
+
+  function stop(id: string): Instance {
+    get(id);
+    generations.set(id, (generations.get(id) ?? 0) + 1);
+    setStatus(id, 'stopped', null, null, 'Stopped: queued runs wait until it starts again');
+    cancelRunningRun(id);
+    return get(id);
+  }
+
+  /** Provisions in the background; `idle()` waits for every such probe. */
+  function provisionLater(id: string): Promise<void> {
+    const work = provision(id)
+      .catch((error: unknown) => context.logger.error({ err: error, instanceId: id }, 'provisioning failed'))
+      .finally(() => probing.delete(work));
+    probing.add(work);
+    return work;
+  }
+
+  function start(id: string): Instance {
+    if (get(id).status !== 'running') void provisionLater(id);
+    return get(id);
+  }
+
   function create(input: z.output<typeof InstanceCreate>, isDefault = false): Instance {
+    const instance = insert(input, isDefault);
+    void provisionLater(instance.id);
+    return instance;
+  }
+
+  function insert(input: z.output<typeof InstanceCreate>, isDefault: boolean): Instance {
     return store.transaction(() => {
       const now = isoNow(context);
       const slug = uniqueSlug(input.name);
@@ -60,7 +141,7 @@ export function createInstancesService(context: ServiceContext) {
 
   /** The instance automations and webhooks use when they name none; made on first start. */
   function ensureDefault(): Instance {
-    return store.instances.getDefault() ?? create({ name: 'Steward' }, true);
+    return store.instances.getDefault() ?? insert({ name: 'Steward' }, true);
   }
 
   return {
@@ -83,14 +164,36 @@ export function createInstancesService(context: ServiceContext) {
       });
     },
 
-    delete(id: string): void {
+    start,
+    stop,
+    restart(id: string): Instance {
+      stop(id);
+      return start(id);
+    },
+
+    /** Probes every instance that is not stopped (at start: agents may have been installed or removed meanwhile). */
+    provisionAll(): Promise<void[]> {
+      return Promise.all(store.instances.list().filter((instance) => instance.status !== 'stopped').map((instance) => provisionLater(instance.id)));
+    },
+
+    /** Resolves once no instance is being probed. */
+    async idle(): Promise<void> {
+      while (probing.size > 0) await Promise.all(probing);
+    },
+
+    delete(id: string, force = false): void {
       store.transaction(() => {
         const instance = get(id);
+        if (!force && store.runs.running().some((run) => run.instanceId === id)) {
+          throw new AppError('instance_busy', 'A run is running on this instance; stop the instance first, or delete with ?force=true to cancel the run.');
+        }
         if (instance.isDefault) throw new AppError('default_instance', 'The default instance cannot be deleted.');
         const users = store.instances.userCount(id);
         if (users > 0) {
           throw new AppError('instance_in_use', `${users} automation(s) or webhook(s) target this instance; point them elsewhere or delete them first.`);
         }
+        if (force) cancelRunningRun(id);
+        generations.delete(id);
         store.instances.delete(id);
       });
     },

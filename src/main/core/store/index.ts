@@ -1,7 +1,7 @@
 // The store: the database and one repository per table.
 import type Database from 'better-sqlite3';
 import { type OpenDatabaseOptions, openDatabase } from './database';
-import { createCommitHooks } from './commit-hooks';
+import { type CommitHooks, createCommitHooks } from './commit-hooks';
 import { createActivityRepository } from './repositories/activity';
 import { createApiKeysRepository } from './repositories/api-keys';
 import { createAutomationsRepository } from './repositories/automations';
@@ -19,7 +19,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
   return {
     db,
     /** Committed activity lines and run changes, for the live stream and the desktop app. */
-    subscribe: hooks.subscribe,
+    subscribe: (listener: Parameters<CommitHooks['subscribe']>[0]) => hooks.subscribe(listener),
     activity: createActivityRepository(db, hooks),
     apiKeys: createApiKeysRepository(db),
     automations: createAutomationsRepository(db),

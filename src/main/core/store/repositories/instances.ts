@@ -49,6 +49,7 @@ export function createInstancesRepository(db: Database.Database) {
     VALUES (@id, @name, @slug, @status, @statusReason, @imageTag, @avatarUrl, @agent, @workspaceDir, @isDefault, @createdAt, @updatedAt)`);
   const update = db.prepare(`UPDATE instances SET name = @name, avatar_url = @avatarUrl, updated_at = @updatedAt WHERE id = @id`);
   const remove = db.prepare<[string]>('DELETE FROM instances WHERE id = ?');
+  const setStatus = db.prepare(`UPDATE instances SET status = @status, status_reason = @statusReason, image_tag = coalesce(@imageTag, image_tag), updated_at = @updatedAt WHERE id = @id`);
   const users = db.prepare<[string, string], { count: number }>(
     'SELECT (SELECT count(*) FROM automations WHERE instance_id = ?) + (SELECT count(*) FROM webhooks WHERE instance_id = ?) AS count',
   );
@@ -66,6 +67,9 @@ export function createInstancesRepository(db: Database.Database) {
     slugTaken: (slug: string): boolean => slugTaken.get(slug) !== undefined,
     insert(record: InstanceRecord): void {
       insert.run({ ...record, agent: JSON.stringify(record.agent), isDefault: record.isDefault ? 1 : 0 });
+    },
+    setStatus(id: string, fields: { status: Instance['status']; statusReason: string | null; imageTag: string | null; updatedAt: string }): void {
+      setStatus.run({ id, ...fields });
     },
     update(id: string, fields: { name: string; avatarUrl: string; updatedAt: string }): void {
       update.run({ id, ...fields });

@@ -1,0 +1,87 @@
+// Checks that an instance's agent can run before runs reach it, and names what runs it (the
+// instance's imageTag): a CLI found on PATH and its version asked for (`claude-code@2.1.3`,
+// `custom:cat`); an OpenAI-compatible endpoint reachable with the model listed (`ollama:qwen3:8b`).
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AgentConfig } from '../../../shared/contract';
+import { presets } from './presets';
+
+const probeTimeoutMs = 10_000;
+
+export type ProbeResult = { ok: true; imageTag: string } | { ok: false; reason: string };
+
+/** The executable `command` resolves to on `searchPath`, as spawn would find it; undefined when none. */
+export function findExecutable(command: string, searchPath: string | undefined): string | undefined {
+  const executable = (file: string) => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/')) return executable(command) ? command : undefined;
+  for (const dir of (searchPath ?? '').split(path.delimiter)) {
+    if (dir && executable(path.join(dir, command))) return path.join(dir, command);
+  }
+  return undefined;
+}
+
+function askVersion(file: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const child = execFile(file, ['--version'], { env, cwd, timeout: probeTimeoutMs, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
+      const version = /\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/.exec(`${stdout}\n${stderr}`)?.[0];
+      resolve(error && !version ? undefined : version);
+    });
+    child.stdin?.end();
+  });
+}
+
+async function probeCommand(agent: Extract<AgentConfig, { provider: 'command' }>, workspaceDir: string): Promise<ProbeResult> {
+  const preset = agent.preset === 'custom' ? undefined : presets[agent.preset];
+  const command = agent.command ?? preset?.command;
+  if (!command) return { ok: false, reason: 'A custom agent needs a command.' };
+  const env = { ...process.env, ...preset?.env, ...agent.env };
+  const file = findExecutable(command, env.PATH);
+  if (!file) return { ok: false, reason: `${command} was not found on PATH; install it or set the agent's command to its full path.` };
+  if (agent.preset === 'custom') return { ok: true, imageTag: `custom:${path.basename(command)}` };
+  const version = await askVersion(file, env, workspaceDir);
+  return { ok: true, imageTag: `${agent.preset}@${version ?? 'unknown'}` };
+}
+
+async function probeOpenAi(agent: Extract<AgentConfig, { provider: 'openai' }>, apiKey: string | undefined): Promise<ProbeResult> {
+  const url = `${agent.baseUrl.replace(/\/+$/, '')}/models`;
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, signal: AbortSignal.timeout(probeTimeoutMs) });
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+    return { ok: false, reason: `Could not reach the model server at ${agent.baseUrl}: ${cause}` };
+  }
+  if (response.status === 401 || response.status === 403) return { ok: false, reason: `The model server at ${agent.baseUrl} refused the API key (${response.status}).` };
+  if (!response.ok) return { ok: false, reason: `The model server at ${agent.baseUrl} answered ${response.status} to GET /models.` };
+  let ids: string[];
+  try {
+    const body = (await response.json()) as { data?: { id?: unknown }[] };
+    ids = (body.data ?? []).map((model) => String(model.id));
+  } catch {
+    return { ok: false, reason: `GET ${url} did not answer with a model list.` };
+  }
+  if (!ids.includes(agent.model)) {
+    const known = ids.length > 0 ? `it has ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''}` : 'it lists no models';
+    return { ok: false, reason: `The model ${agent.model} is not available at ${agent.baseUrl}; ${known}.` };
+  }
+  const host = new URL(agent.baseUrl);
+  const vendor = host.port === '11434' || host.hostname.includes('ollama') ? 'ollama' : 'openai';
+  return { ok: true, imageTag: `${vendor}:${agent.model}` };
+}
+
+export function probeAgent(agent: AgentConfig, options: { workspaceDir: string; revealSecret: (name: string) => string | undefined }): Promise<ProbeResult> {
+  if (agent.provider === 'command') return probeCommand(agent, options.workspaceDir);
+  const apiKey = agent.apiKeyRef === undefined ? undefined : options.revealSecret(agent.apiKeyRef);
+  if (agent.apiKeyRef !== undefined && apiKey === undefined) {
+    return Promise.resolve({ ok: false, reason: `No secret named ${agent.apiKeyRef} is stored; add it (PUT /api/secrets/${agent.apiKeyRef}) or change apiKeyRef.` });
+  }
+  return probeOpenAi(agent, apiKey);
+}
