@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, one JSON object per line on stdout.
+import { activityBench } from './activity';
 import { dispatchBench } from './dispatch';
 import { schedulerBench } from './scheduler';
 import { triggerIngest } from './trigger-ingest';
@@ -7,6 +8,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'trigger-ingest': triggerIngest,
   scheduler: schedulerBench,
   dispatch: dispatchBench,
+  activity: activityBench,
 };
 
 const only = process.argv[2];

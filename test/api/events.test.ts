@@ -75,6 +75,9 @@ describe('GET /api/events', () => {
     const response = await fetch(`${t.url}/api/events`);
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    const bad = await t.api('GET', '/api/events?lastEventId=yesterday');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'invalid_field', field: 'lastEventId' });
   });
 
   it('streams activity lines and run changes as they commit', async () => {

@@ -99,7 +99,8 @@ const queryString = fc.option(
   { nil: undefined },
 );
 
-const operationNames = Object.keys(operations) as (keyof typeof operations)[];
+// The event stream never ends when it succeeds; its refusals are tested in events.test.ts.
+const operationNames = (Object.keys(operations) as (keyof typeof operations)[]).filter((name) => name !== 'events.stream');
 
 describe('every endpoint, generated input', () => {
   it('never answers 5xx, always answers errors as JSON, and a rejection changes nothing', async () => {

@@ -74,7 +74,7 @@ export function createActivityService(context: ServiceContext) {
       const withInstance = (line: StoredActivityLine) => decorate(line, byId.get(line.instanceId)!);
 
       if (given === undefined) {
-        const events = store.activity.latest(query.limit, { ...filter, instanceIds: inScope.map((instance) => instance.id) }).map(withInstance);
+        const events = store.activity.latest(query.limit, { ...filter, instanceIds: query.instanceIds }).map(withInstance);
         const cursors = Object.fromEntries(instances.map((instance) => [instance.id, headOf(instance.id).lastLine]));
         return { events, cursors, instances: summary, hasMore: false, skipped: {} };
       }
