@@ -14,7 +14,7 @@ const linesPerInstance = 10_000;
 const samples = 300;
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]! * 100) / 100;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] * 100) / 100;
 };
 const encode = (cursors: Cursors) => Buffer.from(JSON.stringify(cursors)).toString('base64');
 
@@ -42,7 +42,7 @@ export async function activityBench(): Promise<Record<string, unknown>> {
     const fillSeconds = (performance.now() - fillStarted) / 1000;
     // One line per transaction, as a lone event would be written.
     const singleStarted = performance.now();
-    for (let n = 0; n < 2_000; n++) store.transaction(() => append(ids[n % instanceCount]!, n));
+    for (let n = 0; n < 2_000; n++) store.transaction(() => append(ids[n % instanceCount], n));
     const singleSeconds = (performance.now() - singleStarted) / 1000;
 
     const timed = async (url: string) => {
@@ -62,7 +62,7 @@ export async function activityBench(): Promise<Record<string, unknown>> {
     let exact = true;
     for (let i = 0; i < samples; i++) {
       store.transaction(() => {
-        for (let k = 0; k < 10; k++) append(ids[(i * 10 + k) % instanceCount]!, linesPerInstance + i);
+        for (let k = 0; k < 10; k++) append(ids[(i * 10 + k) % instanceCount], linesPerInstance + i);
       });
       const { ms, body } = await timed(`${core.url}/api/activity?cursors=${encode(cursors)}`);
       if (body.events.length !== 10 || body.hasMore) exact = false;
