@@ -129,11 +129,11 @@ describe('GET /api/activity', () => {
   it('retention trims old lines; a cursor into them resumes at the oldest kept line and says what it skipped', async () => {
     const c = await instance('Chatty');
     for (let n = 1; n <= 10; n++) write(c, `c${n}`);
-    t.core.store.settings.set('activity.retentionLines', '4');
+    expect((await t.api('PATCH', '/api/settings', { activity: { retentionLines: 4 } })).status).toBe(200);
     try {
       expect(t.core.services.activity.trim()).toBeGreaterThanOrEqual(7);
     } finally {
-      t.core.store.settings.set('activity.retentionLines', '100000');
+      await t.api('PATCH', '/api/settings', { activity: { retentionLines: 100_000 } });
     }
     const feed = await poll(`?cursors=${encode({ [c]: 2 })}&instanceIds=${c}`);
     expect(feed.events.map((event) => event.displayText)).toEqual(['c7', 'c8', 'c9', 'c10']);

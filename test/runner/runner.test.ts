@@ -77,7 +77,7 @@ describe('a custom agent', () => {
   });
 
   it('never waits for a human: stdin is closed, there is no terminal, and a CLI that asks and waits is stopped', async () => {
-    t.core.store.settings.set('runner.inputWaitSeconds', '1');
+    await t.api('PATCH', '/api/settings', { runner: { inputWaitSeconds: 1 } });
     // Reads an answer from stdin after the prompt: gets end-of-file at once.
     const reader = await instanceWith({ provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'cat >/dev/null; printf "Proceed? [y/N] "; read answer || { echo "no answer" >&2; exit 4; }'] });
     // Asks on the terminal: there is none.
@@ -96,7 +96,7 @@ describe('a custom agent', () => {
     expect(results[1].run.stderr).toMatch(/tty/);
     expect(results[2].run).toMatchObject({ status: 'failed', error: 'The agent asked for input ("Allow the tool to write files? (y/n)") and a run cannot answer; give it its non-interactive or permission flags.' });
     expect(results[2].seconds).toBeLessThan(10);
-    t.core.store.settings.set('runner.inputWaitSeconds', '10');
+    await t.api('PATCH', '/api/settings', { runner: { inputWaitSeconds: 10 } });
   });
 
   it('times out, and the agent and what it started are gone', async () => {
@@ -136,7 +136,7 @@ describe('a custom agent', () => {
 
 describe('a full queue', () => {
   it('answers new triggers 503 queue_full with Retry-After, and drops nothing it accepted', async () => {
-    t.core.store.settings.set('runner.maxQueued', '2');
+    await t.api('PATCH', '/api/settings', { runner: { maxQueued: 2 } });
     const slow = await instanceWith({ provider: 'command', preset: 'custom', command: 'sleep', args: ['44.5'] });
     const { webhook } = (await t.api('POST', '/api/webhooks', { name: 'busy', promptTemplate: '{{payload}}', instanceId: slow.id })).body;
     const fire = () => request(webhook.triggerUrl, { method: 'POST', body: 'x' });
@@ -153,7 +153,7 @@ describe('a full queue', () => {
     expect(refused.headers.get('retry-after')).toBe('30');
     const runs = (await t.api('GET', `/api/runs?sourceId=${webhook.id}`)).body.runs as Run[];
     expect(runs.map((run) => run.id).sort()).toEqual([...accepted].sort());
-    t.core.store.settings.set('runner.maxQueued', '1000');
+    await t.api('PATCH', '/api/settings', { runner: { maxQueued: 1000 } });
     for (const id of accepted) await t.api('POST', `/api/runs/${id}/cancel`);
   });
 });

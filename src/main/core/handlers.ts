@@ -17,7 +17,7 @@ export interface HandlerMeta {
 }
 
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
-  const { automations, webhooks, instances, runs, apiKeys, scheduler, tunnel, runner, secrets, activity } = services;
+  const { automations, webhooks, instances, runs, apiKeys, scheduler, tunnel, runner, secrets, activity, settings } = services;
   return {
     'health.get': () => ({ status: 'ok', version: meta.version, uptimeSeconds: Math.round((Date.now() - meta.startedAt) / 1000) }),
     'openapi.get': () => meta.openApiDocument(),
@@ -61,6 +61,9 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'keys.list': () => ({ apiKeys: apiKeys.list() }),
     'keys.create': ({ body }) => apiKeys.create(body.name),
     'keys.revoke': ({ params }) => apiKeys.revoke(params.id),
+
+    'settings.get': () => ({ settings: settings.get() }),
+    'settings.update': ({ body }) => ({ settings: settings.update(body) }),
 
     'secrets.list': () => ({ secrets: secrets.list() }),
     'secrets.put': ({ params, body }) => ({ secret: secrets.put(params.name, body.value) }),

@@ -38,4 +38,3 @@ export const OpenAiAgent = z.strictObject({
 export const AgentConfig = z.discriminatedUnion('provider', [CommandAgent, OpenAiAgent]);
 export type AgentConfig = z.output<typeof AgentConfig>;
 
-export const defaultAgent: AgentConfig = { provider: 'command', preset: 'claude-code' };

@@ -6,6 +6,7 @@ import { healthOperations } from './health';
 import { instanceOperations } from './instances';
 import { runOperations } from './runs';
 import { secretOperations } from './secrets';
+import { settingsOperations } from './settings';
 import { tunnelOperations } from './tunnel';
 import { webhookOperations } from './webhooks';
 
@@ -18,6 +19,7 @@ export const operations = {
   ...activityOperations,
   ...apiKeyOperations,
   ...secretOperations,
+  ...settingsOperations,
   ...tunnelOperations,
 };
 
@@ -33,5 +35,6 @@ export * from './health';
 export * from './instances';
 export * from './runs';
 export * from './secrets';
+export * from './settings';
 export * from './tunnel';
 export * from './webhooks';

@@ -12,12 +12,13 @@ import type { AgentEvent, AgentExit, AgentProcess } from '../agents/events';
 import type { Logger } from '../logger';
 import type { Clock } from '../scheduler/clock';
 import { createCommitBatcher } from '../services/commit-batcher';
+import { readSettings } from '../settings';
 import { enqueueRun } from '../services/run-queue';
 import type { Store } from '../store';
 import type { ActivityKind, ActivityLabel } from '../../../shared/contract';
 
 export interface RunnerOptions {
-  /** Runs at the same time across all instances (default 2). */
+  /** Runs at the same time across all instances; default: the `runner.maxRunning` setting, read as it changes. */
   maxRunning?: number;
   /** Default per-run timeout when the agent sets none (default 30 min). */
   defaultTimeoutSeconds?: number;
@@ -66,7 +67,7 @@ export function createRunner(deps: RunnerDeps) {
   const { store, clock, logger } = deps;
   // The built-in agent's steward tools call operations; the handler map exists once the core does.
   let dispatch: Dispatch = () => Promise.reject(new Error('Steward is still starting.'));
-  const maxRunning = deps.options?.maxRunning ?? 2;
+  const maxRunning = () => deps.options?.maxRunning ?? readSettings(store).runner.maxRunning;
   const defaultTimeoutSeconds = deps.options?.defaultTimeoutSeconds ?? 30 * 60;
   const active = new Map<string, Active>();
   let running = false;
@@ -175,9 +176,9 @@ export function createRunner(deps: RunnerDeps) {
     if (!running || pumping) return;
     pumping = true;
     try {
-      while (active.size < maxRunning) {
+      while (active.size < maxRunning()) {
         const busy = new Set([...active.values()].map((entry) => entry.run.instanceId));
-        const next = store.runs.claimable(maxRunning * 4).find((run) => !busy.has(run.instanceId));
+        const next = store.runs.claimable(maxRunning() * 4).find((run) => !busy.has(run.instanceId));
         if (!next) break;
         const startedAt = clock.now().toISOString();
         const claimed = store.transaction(() => {

@@ -6,13 +6,12 @@
 import type { ActivityEvent, ActivityFeed, ActivityQuery, Cursors, Instance, InstanceActivityQuery } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { ActivityFilter, StoredActivityLine } from '../store/repositories/activity';
+import { readSettings } from '../settings';
 import type { ServiceContext } from './context';
 import type { z } from 'zod';
 
 const pageSize = 100;
 const hour = 60 * 60 * 1000;
-export const defaultRetentionLines = 100_000;
-export const defaultRetentionDays = 90;
 
 /** Base64 (standard or URL-safe) of a JSON object of non-negative integers. */
 export function decodeCursors(text: string): Cursors {
@@ -132,16 +131,11 @@ export function createActivityService(context: ServiceContext) {
 
   /** Deletes what retention no longer keeps: past `activity.retentionLines` per instance or older than `activity.retentionDays`. */
   function trim(): number {
-    const setting = (key: string, fallback: number) => {
-      const value = store.settings.get(key);
-      return value === 'off' ? undefined : Number(value ?? fallback);
-    };
-    const maxLines = setting('activity.retentionLines', defaultRetentionLines);
-    const maxDays = setting('activity.retentionDays', defaultRetentionDays);
-    const cutoff = maxDays === undefined ? undefined : new Date(context.now().getTime() - maxDays * 24 * hour).toISOString();
+    const { retentionLines: maxLines, retentionDays: maxDays } = readSettings(store).activity;
+    const cutoff = maxDays === null ? undefined : new Date(context.now().getTime() - maxDays * 24 * hour).toISOString();
     let removed = 0;
     for (const [instanceId, head] of store.activity.heads()) {
-      const byCount = maxLines === undefined ? 0 : head.lastLine - maxLines;
+      const byCount = maxLines === null ? 0 : head.lastLine - maxLines;
       const byAge = cutoff === undefined ? 0 : store.activity.lastLineBefore(instanceId, cutoff);
       const through = Math.max(byCount, byAge);
       if (through > head.trimmedThrough) removed += store.transaction(() => store.activity.trim(instanceId, through));

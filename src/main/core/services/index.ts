@@ -12,6 +12,7 @@ import { createInstancesService } from './instances';
 import { createLiveEvents } from './live-events';
 import { createRunsService } from './runs';
 import { createSecretsService } from './secrets';
+import { createSettingsService } from './settings';
 import { createTriggersService } from './triggers';
 import { createWebhookDirectory } from './webhook-directory';
 import { createWebhooksService } from './webhooks';
@@ -25,7 +26,6 @@ export function createServices(context: ServiceContext) {
     clock: context.clock,
     logger: context.logger,
     revealSecret: (name) => secrets.reveal(name),
-    options: { maxRunning: Number(store.settings.get('runner.maxRunning') ?? 2) },
   });
   const runsQueued = () => runner.nudge();
   const runs = createRunsService(context, runsQueued);
@@ -42,6 +42,7 @@ export function createServices(context: ServiceContext) {
   const activity = createActivityService(context);
   return {
     activity,
+    settings: createSettingsService(context, runsQueued),
     live: createLiveEvents(context, activity),
     secrets,
     runs,

@@ -3,10 +3,11 @@
 // `error` (with the reason); `stopped` takes no runs (they wait in the queue) until started.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type Instance, defaultAgent, InstanceCreate, InstancePatch } from '../../../shared/contract';
+import { type Instance, InstanceCreate, InstancePatch } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { type ProbeResult, probeAgent } from '../agents/probe';
 import { newId } from '../ids';
+import { readSettings } from '../settings';
 import { generatedAvatarUrl } from './avatar';
 import { type ServiceContext, isoNow } from './context';
 import type { z } from 'zod';
@@ -129,7 +130,7 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         statusReason: null,
         imageTag: '',
         avatarUrl: input.avatarUrl || generatedAvatarUrl(input.name),
-        agent: input.agent ?? defaultAgent,
+        agent: input.agent ?? readSettings(store).defaultAgent,
         workspaceDir: input.workspaceDir ?? path.join(context.dataDir, 'workspaces', slug),
         isDefault,
         createdAt: now,

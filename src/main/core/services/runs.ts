@@ -3,22 +3,20 @@ import type { z } from 'zod';
 import type { NewRun, Run, RunListQuery, Thread, ThreadQuery } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { newId } from '../ids';
+import { readSettings } from '../settings';
 import type { ServiceContext } from './context';
 import { type RunRequest, enqueueRun } from './run-queue';
-
-const defaultMaxQueued = 1_000;
 
 export function createRunsService(context: ServiceContext, runsQueued: () => void) {
   const { store } = context;
 
   /**
-   * 503 queue_full while more than `runner.maxQueued` runs wait (default 1,000; "off" for no
+   * 503 queue_full while more than `runner.maxQueued` runs wait (default 1,000; null for no
    * limit): the sender should retry; nothing accepted is dropped.
    */
   function assertRoom(): void {
-    const setting = store.settings.get('runner.maxQueued') ?? String(defaultMaxQueued);
-    if (setting === 'off') return;
-    const maxQueued = Number(setting);
+    const { maxQueued } = readSettings(store).runner;
+    if (maxQueued === null) return;
     if (store.runs.count('queued', maxQueued + 1) > maxQueued) {
       throw new AppError('queue_full', `More than ${maxQueued} runs are waiting; try again shortly.`, { headers: { 'retry-after': '30' } });
     }

@@ -6,6 +6,7 @@ export function createSettingsRepository(db: Database.Database) {
   const get = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?');
   const set = db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   const known = new Map<string, string | undefined>();
+  let version = 0;
 
   return {
     get(key: string): string | undefined {
@@ -15,7 +16,10 @@ export function createSettingsRepository(db: Database.Database) {
     set(key: string, value: string): void {
       set.run(key, value);
       known.set(key, value);
+      version++;
     },
+    /** Changes with every write: readers may keep what they derived until it moves. */
+    version: (): number => version,
   };
 }
 

@@ -1,0 +1,65 @@
+// Settings: the runner's limits, activity retention, notifications, the desktop's launch at login,
+// and the agent new instances get. Read whole, changed in part.
+import { z } from 'zod';
+import { AgentConfig } from './agents';
+import { NoInput, NoQuery, defineOperation } from './common';
+
+export const notificationPolicies = ['all', 'failures', 'none'] as const;
+export type NotificationPolicy = (typeof notificationPolicies)[number];
+
+const sections = {
+  runner: z.strictObject({
+    maxRunning: z.int().min(1).max(32).describe('Runs at the same time across all instances'),
+    maxQueued: z.int().min(1).max(1_000_000).nullable().describe('Waiting runs before triggers answer 503; null: no limit'),
+    inputWaitSeconds: z.int().min(1).max(3600).describe('How long an agent may wait on a question before its run fails'),
+  }),
+  activity: z.strictObject({
+    retentionLines: z.int().min(1).nullable().describe('Lines kept per instance; null: all'),
+    retentionDays: z.int().min(1).nullable().describe('Days of lines kept; null: all'),
+  }),
+  notifications: z.strictObject({
+    on: z.enum(notificationPolicies).describe('Which finished runs notify (desktop): all, failures only, none'),
+  }),
+  desktop: z.strictObject({
+    launchAtLogin: z.boolean(),
+  }),
+};
+
+export const Settings = z.object({
+  runner: sections.runner,
+  activity: sections.activity,
+  notifications: sections.notifications,
+  desktop: sections.desktop,
+  defaultAgent: AgentConfig.describe('The agent of instances created without one'),
+});
+export type Settings = z.output<typeof Settings>;
+
+export const SettingsPatch = z.strictObject({
+  runner: sections.runner.partial().optional(),
+  activity: sections.activity.partial().optional(),
+  notifications: sections.notifications.partial().optional(),
+  desktop: sections.desktop.partial().optional(),
+  defaultAgent: AgentConfig.optional(),
+});
+export type SettingsPatch = z.output<typeof SettingsPatch>;
+
+export const defaultSettings: Settings = {
+  runner: { maxRunning: 2, maxQueued: 1_000, inputWaitSeconds: 10 },
+  activity: { retentionLines: 100_000, retentionDays: 90 },
+  notifications: { on: 'all' },
+  desktop: { launchAtLogin: false },
+  defaultAgent: { provider: 'command', preset: 'claude-code' },
+};
+
+const SettingsEnvelope = z.object({ settings: Settings });
+
+export const settingsOperations = {
+  'settings.get': defineOperation({
+    name: 'settings.get', method: 'GET', path: '/api/settings', summary: 'All settings',
+    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(), output: SettingsEnvelope,
+  }),
+  'settings.update': defineOperation({
+    name: 'settings.update', method: 'PATCH', path: '/api/settings', summary: 'Change some settings; omitted ones stay as they are',
+    auth: true, status: 200, params: NoInput, query: NoQuery, body: SettingsPatch, output: SettingsEnvelope,
+  }),
+};
