@@ -1,8 +1,8 @@
 // Builds the Electron main process (with the headless CLI as a second entry), the preload and
 // the React renderer. `npm run build` works without the Electron binary.
 import { resolve } from 'node:path';
-import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { rendererConfig } from './vite.web.config';
 
 export default defineConfig({
   main: {
@@ -22,9 +22,5 @@ export default defineConfig({
       },
     },
   },
-  renderer: {
-    root: resolve('src/renderer'),
-    plugins: [react()],
-    build: { rollupOptions: { input: resolve('src/renderer/index.html') } },
-  },
+  renderer: rendererConfig,
 });

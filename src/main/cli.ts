@@ -1,4 +1,7 @@
-// The `steward` command: `serve` runs the core headless; `keys` manages API keys.
+// The `steward` command: `serve` runs the core headless with the web UI; `keys` manages API keys;
+// `login-link` opens the web UI in a browser once.
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Core, createCore, defaultPort } from './core';
 import { resolveDataDir } from './core/data-dir';
@@ -7,7 +10,9 @@ import { createLogger } from './core/logger';
 const usage = `Usage: steward <command> [options]
 
 Commands:
-  serve                     Run the API on 127.0.0.1 (--port P, --host H; STEWARD_PORT)
+  serve                     Run the API and the web UI on 127.0.0.1 (--port P, --host H; STEWARD_PORT;
+                            --allowed-host NAME, repeatable, STEWARD_ALLOWED_HOSTS: other names it answers to)
+  login-link                A one-time link that opens the web UI in a browser (--port P)
   keys create --name NAME   Make an API key; it is printed once, as the last line
   keys list                 List API keys
   keys revoke ID            Revoke an API key at once
@@ -26,17 +31,27 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
-async function serve(dataDir: string, port: number, host: string): Promise<void> {
+/** The built renderer: beside the bundled CLI (out/main → out/renderer), or out/renderer of the project under tsx. */
+function findWebRoot(): string | undefined {
+  const candidates = [process.env.STEWARD_WEB_ROOT, path.resolve(import.meta.dirname, '../../out/renderer'), path.resolve(import.meta.dirname, '../renderer')];
+  // A built renderer has its assets folder (src/renderer has an index.html too, the unbuilt one).
+  return candidates.find((dir) => dir !== undefined && fs.existsSync(path.join(dir, 'index.html')) && fs.existsSync(path.join(dir, 'assets')));
+}
+
+const loginUrl = (baseUrl: string, token: string) => `${baseUrl.replace('://127.0.0.1:', '://localhost:')}/login?token=${token}`;
+
+async function serve(dataDir: string, port: number, host: string, allowedHosts: string[]): Promise<void> {
   let core: Core;
   try {
-    core = await createCore({ dataDir, port, host, logger: createLogger() });
+    core = await createCore({ dataDir, port, host, logger: createLogger(), webRoot: findWebRoot(), allowedHosts });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new UsageError(`Port ${port} is already in use: stop what holds it, or choose another with --port or STEWARD_PORT.`);
     }
     throw error;
   }
-  process.stdout.write(`Steward is listening on ${core.url}\nData folder: ${core.dataDir}\nPress Ctrl+C to stop.\n`);
+  const link = loginUrl(core.url, core.services.access.createLoginToken());
+  process.stdout.write(`Steward is listening on ${core.url}\nData folder: ${core.dataDir}\nOpen the web UI (this link works once, for 10 minutes):\n${link}\nPress Ctrl+C to stop.\n`);
   let closing = false;
   const stop = (signal: string) => {
     if (closing) return;
@@ -79,6 +94,15 @@ async function keys(dataDir: string, action: string | undefined, args: string[],
   }
 }
 
+async function loginLink(dataDir: string, port: number): Promise<void> {
+  const core = await createCore({ dataDir, listen: false, logger: createLogger('warn') });
+  try {
+    process.stdout.write(`Open this link in a browser on this machine (it works once, for 10 minutes):\n${loginUrl(`http://127.0.0.1:${port}`, core.services.access.createLoginToken())}\n`);
+  } finally {
+    await core.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -88,6 +112,7 @@ async function main(argv: string[]): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       name: { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -97,7 +122,9 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const dataDir = resolveDataDir(values['data-dir']);
-  if (command === 'serve') return serve(dataDir, parsePort(values.port), values.host ?? '127.0.0.1');
+  const allowedHosts = [...(values['allowed-host'] ?? []), ...(process.env.STEWARD_ALLOWED_HOSTS ?? '').split(',')].map((name) => name.trim()).filter(Boolean);
+  if (command === 'serve') return serve(dataDir, parsePort(values.port), values.host ?? '127.0.0.1', allowedHosts);
+  if (command === 'login-link') return loginLink(dataDir, parsePort(values.port));
   if (command === 'keys') return keys(dataDir, action, rest, values.name);
   throw new UsageError(`Unknown command "${command}".`);
 }

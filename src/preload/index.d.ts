@@ -1,8 +1,10 @@
 // What the preload puts on window, for the renderer's type checks.
+import type { StewardBridge } from '../shared/bridge';
+
 export {};
 
 declare global {
   interface Window {
-    steward?: { readonly platform: string };
+    steward?: StewardBridge;
   }
 }

@@ -1,5 +1,6 @@
-// The preload: the renderer's only door into the main process. It exposes nothing yet beyond the
-// app's identity; the typed API bridge arrives with the desktop issue.
-import { contextBridge } from 'electron';
+// The preload: the renderer's only door into the main process. It exposes the contract's
+// operations and the live events, nothing else (no ipcRenderer, no Node).
+import { contextBridge, ipcRenderer } from 'electron';
+import { createBridge } from './bridge';
 
-contextBridge.exposeInMainWorld('steward', Object.freeze({ platform: process.platform }));
+contextBridge.exposeInMainWorld('steward', createBridge(ipcRenderer, process.platform));

@@ -15,6 +15,8 @@ export const errorStatus = {
   unauthorized: 401,
   invalid_signature: 401,
   webhook_disabled: 403,
+  forbidden_host: 403,
+  cross_origin: 403,
   not_found: 404,
   instance_in_use: 409,
   instance_busy: 409,

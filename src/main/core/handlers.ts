@@ -14,6 +14,8 @@ export interface HandlerMeta {
   version: string;
   startedAt: number;
   openApiDocument: () => Record<string, unknown>;
+  dataDir: string;
+  apiUrl: () => string;
 }
 
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
@@ -21,6 +23,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
   return {
     'health.get': () => ({ status: 'ok', version: meta.version, uptimeSeconds: Math.round((Date.now() - meta.startedAt) / 1000) }),
     'openapi.get': () => meta.openApiDocument(),
+    'system.get': () => ({ system: { version: meta.version, dataDir: meta.dataDir, apiUrl: meta.apiUrl() } }),
 
     'automations.list': () => ({ automations: automations.list() }),
     'automations.create': ({ body }) => ({ automation: automations.create(body) }),
@@ -38,6 +41,12 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'webhooks.create': ({ body }) => ({ webhook: webhooks.create(body) }),
     'webhooks.get': ({ params }) => ({ webhook: webhooks.get(params.id) }),
     'webhooks.update': ({ params, body }) => ({ webhook: webhooks.update(params.id, body) }),
+    'webhooks.test': async ({ params, body }) => {
+      const { token } = webhooks.get(params.id);
+      services.triggers.assertRoom();
+      const { run } = await services.triggers.accept(token, { payload: body.payload, idempotencyKey: null });
+      return { run };
+    },
     'webhooks.delete': ({ params }) => webhooks.delete(params.id),
 
     'instances.list': () => ({ instances: instances.list() }),

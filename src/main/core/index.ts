@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import packageJson from '../../../package.json' with { type: 'json' };
-import { createDispatch } from './dispatch';
+import { type Dispatch, createDispatch } from './dispatch';
 import { type Handlers, createHandlers } from './handlers';
 import { buildHttpApp } from './http/app';
 import { buildOpenApiDocument } from './http/openapi';
@@ -30,10 +30,16 @@ export interface CoreOptions {
   logger?: Logger;
   /** better_sqlite3.node built for the running runtime (Electron). */
   nativeBinding?: string;
+  /** The built renderer, served as the web UI (headless); none by default. */
+  webRoot?: string;
+  /** Host names besides loopback ones that may reach the management API. */
+  allowedHosts?: readonly string[];
 }
 
 export interface Core {
   services: Services;
+  /** Every mapped operation, validated: the desktop IPC calls through this. */
+  dispatch: Dispatch;
   store: Store;
   app: FastifyInstance;
   /** http://host:port of the listener; the configured address when not listening. */
@@ -55,6 +61,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   let url = httpUrl(host, options.port ?? defaultPort);
   const clock = options.clock ?? systemClock;
   let handlers: Handlers | undefined;
+  let dispatch: Dispatch | undefined;
   const services: Services = createServices({
     store,
     clock,
@@ -77,9 +84,12 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       version,
       startedAt: Date.now(),
       openApiDocument: () => (openApiDocument ??= buildOpenApiDocument(version)),
+      dataDir,
+      apiUrl: () => url,
     });
-    services.runner.useDispatch(createDispatch(handlers));
-    app = await buildHttpApp(services, handlers, logger);
+    dispatch = createDispatch(handlers);
+    services.runner.useDispatch(dispatch);
+    app = await buildHttpApp(services, handlers, logger, { web: { webRoot: options.webRoot, allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()) } });
     if (options.listen !== false) {
       await app.listen({ host, port: options.port ?? defaultPort });
       const address = app.server.address();
@@ -96,8 +106,10 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     throw error;
   }
   const listening = app;
+  const dispatchOperation = dispatch;
   return {
     services,
+    dispatch: dispatchOperation,
     store,
     app: listening,
     get url() {

@@ -1,13 +1,59 @@
-// The window's content. The full UI (automations, webhooks, instances, activity) is the desktop
-// issue's; until then the window says what Steward is and where its API answers.
+// The window: navigation on the left, the current view on the right. Loads everything once and
+// follows live events.
+import { useEffect } from 'react';
+import { useApp } from './lib/app-context';
+import { Activity } from './views/Activity';
+import { Automations } from './views/Automations';
+import { Instances } from './views/Instances';
+import { RunList, RunView, ThreadView } from './views/Runs';
+import { Settings } from './views/Settings';
+import { Webhooks } from './views/Webhooks';
+
+const sections = [
+  ['/activity', 'Activity'],
+  ['/automations', 'Automations'],
+  ['/webhooks', 'Webhooks'],
+  ['/instances', 'Instances'],
+  ['/runs', 'Runs'],
+  ['/settings', 'Settings'],
+] as const;
+
+function View({ path }: { path: string }) {
+  const [, section, id] = path.split('/');
+  switch (section) {
+    case 'automations':
+      return <Automations />;
+    case 'webhooks':
+      return <Webhooks />;
+    case 'instances':
+      return <Instances />;
+    case 'runs':
+      return id ? <RunView id={id} /> : <RunList />;
+    case 'threads':
+      return id ? <ThreadView id={id} /> : <RunList />;
+    case 'settings':
+      return <Settings />;
+    default:
+      return <Activity />;
+  }
+}
+
 export function App() {
+  const { path, loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings } = useApp();
+  useEffect(() => {
+    void Promise.all([loadAutomations(), loadWebhooks(), loadInstances(), loadRuns(), loadActivity(), loadSettings()]);
+  }, [loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings]);
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', padding: 32, maxWidth: 640 }}>
-      <h1>Steward</h1>
-      <p>Steward runs your AI agents on schedules, on webhooks and on demand.</p>
-      <p>
-        The API answers on <code>http://127.0.0.1:7321</code>; make a key with <code>npm run cli -- keys create --name me</code>.
-      </p>
-    </main>
+    <div className="shell">
+      <nav aria-label="Sections">
+        <h1>Steward</h1>
+        {sections.map(([to, label]) => (
+          <a key={to} href={`#${to}`} aria-current={path.startsWith(to) ? 'page' : undefined}>{label}</a>
+        ))}
+      </nav>
+      <main>
+        <View path={path} />
+      </main>
+    </div>
   );
 }

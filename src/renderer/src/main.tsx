@@ -1,7 +1,27 @@
-// Renderer entry: mounts the app.
+// Renderer entry: the transport (IPC in the desktop app, HTTP in a browser), the store, live
+// events, and the app.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { AppProvider } from './lib/app-context';
+import { httpClient, ipcClient } from './lib/api';
+import { createAppStore } from './store';
+import { followLiveEvents } from './store/events';
+import './styles.css';
+
+const client = window.steward ? ipcClient(window.steward) : httpClient();
+const store = createAppStore(client);
+followLiveEvents(store);
+// A clicked notification opens its run.
+window.steward?.onNavigate((path) => (window.location.hash = path));
 
 const root = document.getElementById('root');
-if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <AppProvider store={store}>
+        <App />
+      </AppProvider>
+    </StrictMode>,
+  );
+}

@@ -1,4 +1,4 @@
-// Liveness and the API's own description; neither needs a key.
+// Liveness and the API's own description (neither needs a key), and facts about this Steward.
 import { z } from 'zod';
 import { NoInput, NoQuery, defineOperation } from './common';
 
@@ -7,6 +7,11 @@ export const healthOperations = {
     name: 'health.get', method: 'GET', path: '/api/health', summary: 'Liveness',
     auth: false, status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
     output: z.object({ status: z.literal('ok'), version: z.string(), uptimeSeconds: z.number() }),
+  }),
+  'system.get': defineOperation({
+    name: 'system.get', method: 'GET', path: '/api/system', summary: "This Steward: version, data folder, API address",
+    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
+    output: z.object({ system: z.object({ version: z.string(), dataDir: z.string(), apiUrl: z.string() }) }),
   }),
   'openapi.get': defineOperation({
     name: 'openapi.get', method: 'GET', path: '/api/openapi.json', summary: 'This API as an OpenAPI 3.1 document',

@@ -31,6 +31,7 @@ export * from './agents';
 export * from './api-keys';
 export * from './automations';
 export * from './common';
+export * from './events';
 export * from './health';
 export * from './instances';
 export * from './runs';

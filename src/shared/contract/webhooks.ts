@@ -85,6 +85,11 @@ export const webhookOperations = {
     name: 'webhooks.update', method: 'PUT', path: '/api/webhooks/{id}', summary: 'Update a webhook; omitted fields stay unchanged',
     auth: true, status: 200, params: IdParams, query: NoQuery, body: WebhookUpdate, output: WebhookEnvelope,
   }),
+  'webhooks.test': defineOperation({
+    name: 'webhooks.test', method: 'POST', path: '/api/webhooks/{id}/test', summary: 'Trigger the webhook with a test payload, as its trigger URL would (signature checks aside)',
+    auth: true, status: 202, params: IdParams, query: NoQuery,
+    body: z.strictObject({ payload: z.string().max(10_240, 'must be at most 10,240 characters') }), output: TriggerAccepted,
+  }),
   'webhooks.delete': defineOperation({
     name: 'webhooks.delete', method: 'DELETE', path: '/api/webhooks/{id}', summary: 'Delete a webhook, its thread and its runs',
     auth: true, status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,

@@ -9,6 +9,7 @@ import { createErrorHandler } from './errors';
 import { registerEventStream } from './event-stream';
 import { registerOperationRoutes } from './operation-routes';
 import { registerTriggerRoutes } from './trigger-routes';
+import { type WebOptions, registerWeb } from './web';
 
 /**
  * An empty body is no body, whatever Content-Type says: `curl -X DELETE -H 'Content-Type:
@@ -32,7 +33,7 @@ function acceptEmptyBodies(app: FastifyInstance): void {
  * `triggersOnly`: the listener the tunnel forwards to. It serves the trigger paths and
  * /api/health and nothing else, whatever the method or credentials.
  */
-export async function buildHttpApp(services: Services, handlers: Handlers, logger: Logger, options: { triggersOnly?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildHttpApp(services: Services, handlers: Handlers, logger: Logger, options: { triggersOnly?: boolean; web?: WebOptions } = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
@@ -47,6 +48,8 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
     const error = new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
     void reply.code(404).send(error.toBody());
   });
+  // The guard's hook first: it must run for every route after it.
+  if (!options.triggersOnly) registerWeb(app, services, options.web ?? { webRoot: undefined, allowedHosts: [] });
   registerOperationRoutes(app, handlers, services, options.triggersOnly ? (name) => name === 'health.get' : undefined);
   await registerTriggerRoutes(app, services);
   if (!options.triggersOnly) registerEventStream(app, services);

@@ -19,7 +19,7 @@ export function registerEventStream(app: FastifyInstance, services: Services): v
   });
 
   app.get('/api/events', async (request, reply) => {
-    services.apiKeys.authenticate(request.headers.authorization);
+    services.access.authenticate(request.headers);
     const { query } = parseInput(operations['events.stream'], { params: {}, query: request.query });
     const header = request.headers['last-event-id'];
     const fromHeader = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;

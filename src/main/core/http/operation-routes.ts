@@ -22,7 +22,7 @@ export function registerOperationRoutes(
       url: fastifyPath(operation.path),
       onRequest: operation.auth
         ? async (request) => {
-            services.apiKeys.authenticate(request.headers.authorization);
+            services.access.authenticate(request.headers);
           }
         : undefined,
       handler: async (request, reply) => {

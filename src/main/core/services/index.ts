@@ -15,6 +15,7 @@ import { createSecretsService } from './secrets';
 import { createSettingsService } from './settings';
 import { createTriggersService } from './triggers';
 import { createWebhookDirectory } from './webhook-directory';
+import { createWebAccess } from './web-access';
 import { createWebhooksService } from './webhooks';
 
 export function createServices(context: ServiceContext) {
@@ -40,6 +41,7 @@ export function createServices(context: ServiceContext) {
     startListener: context.startTriggerListener ?? (() => Promise.reject(new Error('this core serves no HTTP'))),
   });
   const activity = createActivityService(context);
+  const apiKeys = createApiKeysService(context);
   return {
     activity,
     settings: createSettingsService(context, runsQueued),
@@ -52,7 +54,8 @@ export function createServices(context: ServiceContext) {
     tunnel,
     automations: createAutomationsService(context, instances, runs, scheduler, runsQueued),
     webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, box),
-    apiKeys: createApiKeysService(context),
+    apiKeys,
+    access: createWebAccess(context, apiKeys),
     triggers: createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, runsQueued),
   };
 }

@@ -1,12 +1,12 @@
 // The core's event bus: committed activity lines (with their instance's name and avatar) and run
 // status changes, for the SSE stream and the desktop app's IPC. It listens to the store only
 // while someone listens to it, so writers build no events nobody reads.
-import type { ActivityEvent, Run } from '../../../shared/contract';
+import type { ActivityEvent, LiveEvent } from '../../../shared/contract';
 import type { StoreChange } from '../store/commit-hooks';
 import type { ActivityService } from './activity';
 import type { ServiceContext } from './context';
 
-export type LiveEvent = { type: 'activity'; seq: number; event: ActivityEvent } | { type: 'run'; run: Run };
+export type { LiveEvent };
 
 export function createLiveEvents(context: ServiceContext, activity: ActivityService) {
   const { store } = context;

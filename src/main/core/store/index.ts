@@ -11,6 +11,7 @@ import { createRunsRepository } from './repositories/runs';
 import { createSecretsRepository } from './repositories/secrets';
 import { createSettingsRepository } from './repositories/settings';
 import { createThreadsRepository } from './repositories/threads';
+import { createWebSessionsRepository } from './repositories/web-sessions';
 import { createWebhooksRepository } from './repositories/webhooks';
 
 export function openStore(file: string, options: OpenDatabaseOptions = {}) {
@@ -30,6 +31,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     settings: createSettingsRepository(db),
     threads: createThreadsRepository(db),
     webhooks: createWebhooksRepository(db),
+    webSessions: createWebSessionsRepository(db),
     /**
      * Runs `work` in one transaction (a savepoint when already inside one). IMMEDIATE takes the
      * write lock up front: another process may write the same file (`steward keys create` while

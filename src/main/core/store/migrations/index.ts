@@ -5,6 +5,7 @@ import addRunStderr from './0003_add_run_stderr';
 import indexRunQueue from './0004_index_run_queue';
 import createSecrets from './0005_create_secrets';
 import activitySequence from './0006_activity_sequence';
+import createWebSessions from './0007_create_web_sessions';
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const migrations: Migration[] = [
   { version: 4, name: '0004_index_run_queue', sql: indexRunQueue },
   { version: 5, name: '0005_create_secrets', sql: createSecrets },
   { version: 6, name: '0006_activity_sequence', sql: activitySequence },
+  { version: 7, name: '0007_create_web_sessions', sql: createWebSessions },
 ];

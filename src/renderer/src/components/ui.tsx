@@ -1,0 +1,75 @@
+// Small building blocks every view uses: labelled fields with their API error, a two-step
+// confirmation, teaching empty states, status badges and avatars.
+import { type ReactNode, useState } from 'react';
+import { ApiError } from '../lib/api';
+
+/** Runs an action and keeps its error, so a form can show it next to the field it concerns. */
+export function useAction() {
+  const [error, setError] = useState<ApiError | undefined>();
+  const [busy, setBusy] = useState(false);
+  async function run<T>(action: () => Promise<T>): Promise<T | undefined> {
+    setBusy(true);
+    setError(undefined);
+    try {
+      return await action();
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught : new ApiError('internal_error', String(caught)));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }
+  /** The error if it concerns `field` (or starts with it: `agent.command`). */
+  const errorFor = (field: string) => (error?.field === field || error?.field?.startsWith(`${field}.`) ? error.message : undefined);
+  /** An error no field shows. */
+  const generalError = (fields: string[]) => (error && !fields.some((field) => errorFor(field)) ? error.message : undefined);
+  return { run, busy, error, errorFor, generalError, clear: () => setError(undefined) };
+}
+
+export function Field(props: { label: string; error?: string | undefined; hint?: ReactNode; warning?: string | undefined; children: ReactNode }) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      {props.children}
+      {props.hint && <div className="hint">{props.hint}</div>}
+      {props.warning && <div className="warning" role="status">{props.warning}</div>}
+      {props.error && <div className="error" role="alert">{props.error}</div>}
+    </label>
+  );
+}
+
+export function ErrorLine({ message }: { message: string | undefined }) {
+  return message ? <div className="error" role="alert">{message}</div> : null;
+}
+
+/** A button that asks once more, saying what will happen. */
+export function ConfirmButton(props: { label: string; question: string; confirm: string; onConfirm: () => void; danger?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) return <button className={props.danger ? 'danger' : undefined} onClick={() => setAsking(true)}>{props.label}</button>;
+  return (
+    <span className="row" role="group" aria-label={props.question}>
+      <span>{props.question}</span>
+      <button className={props.danger ? 'danger' : 'primary'} onClick={() => { setAsking(false); props.onConfirm(); }}>{props.confirm}</button>
+      <button onClick={() => setAsking(false)}>Keep it</button>
+    </span>
+  );
+}
+
+export function Empty(props: { title: string; children: ReactNode }) {
+  return (
+    <div className="empty">
+      <strong>{props.title}</strong>
+      {props.children}
+    </div>
+  );
+}
+
+export function Badge({ status }: { status: string }) {
+  return <span className={`badge ${status}`}>{status.replace('_', ' ')}</span>;
+}
+
+export function Avatar({ url, name, small }: { url: string; name: string; small?: boolean }) {
+  return <img className={small ? 'avatar small' : 'avatar'} src={url} alt={`${name} avatar`} />;
+}
+
+export const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');

@@ -1,0 +1,17 @@
+// Every live subscription of the UI, in one place: activity lines join the feed, run changes
+// update the runs, and a finished run refreshes what depends on it.
+import type { AppStore } from '.';
+
+export function followLiveEvents(store: AppStore): () => void {
+  return store.getState().client.subscribe((event) => {
+    const state = store.getState();
+    if (event.type === 'activity') {
+      state.addActivity(event.event);
+      const threadId = state.runs.find((run) => run.id === event.event.runId)?.threadId;
+      if (threadId && state.threads[threadId]) void state.loadThread(threadId);
+      return;
+    }
+    state.upsertRun(event.run);
+    if (!['queued', 'running'].includes(event.run.status)) void state.loadThread(event.run.threadId);
+  });
+}

@@ -1,0 +1,39 @@
+// Instances: the list, create, rename and avatar, start and stop.
+import type { Instance } from '../../../shared/contract';
+import type { Slice } from '.';
+
+export interface InstancesSlice {
+  instances: Instance[];
+  loadInstances: () => Promise<void>;
+  createInstance: (body: Record<string, unknown>) => Promise<Instance>;
+  updateInstance: (id: string, body: { name?: string; avatarUrl?: string }) => Promise<Instance>;
+  setInstanceRunning: (id: string, running: boolean) => Promise<Instance>;
+  deleteInstance: (id: string) => Promise<void>;
+}
+
+export const instancesSlice: Slice<InstancesSlice> = (set, get) => {
+  const put = (instance: Instance) => {
+    set({ instances: [...get().instances.filter((each) => each.id !== instance.id), instance].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) });
+    return instance;
+  };
+  return {
+    instances: [],
+    async loadInstances() {
+      const { instances } = await get().client.call('instances.list');
+      set({ instances });
+    },
+    async createInstance(body) {
+      return put((await get().client.call('instances.create', { body })).instance);
+    },
+    async updateInstance(id, body) {
+      return put((await get().client.call('instances.update', { params: { id }, body })).instance);
+    },
+    async setInstanceRunning(id, running) {
+      return put((await get().client.call(running ? 'instances.start' : 'instances.stop', { params: { id } })).instance);
+    },
+    async deleteInstance(id) {
+      await get().client.call('instances.delete', { params: { id } });
+      set({ instances: get().instances.filter((each) => each.id !== id) });
+    },
+  };
+};

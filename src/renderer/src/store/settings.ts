@@ -1,0 +1,41 @@
+// Settings, API keys (the key shown once) and the scheduler's pause switch.
+import type { ApiKey, Settings, SettingsPatch } from '../../../shared/contract';
+import type { Slice } from '.';
+
+export interface SettingsSlice {
+  settings: Settings | undefined;
+  apiKeys: ApiKey[];
+  paused: boolean;
+  loadSettings: () => Promise<void>;
+  updateSettings: (patch: SettingsPatch) => Promise<void>;
+  createApiKey: (name: string) => Promise<string>;
+  revokeApiKey: (id: string) => Promise<void>;
+  setPaused: (paused: boolean) => Promise<void>;
+}
+
+export const settingsSlice: Slice<SettingsSlice> = (set, get) => ({
+  settings: undefined,
+  apiKeys: [],
+  paused: false,
+  async loadSettings() {
+    const [{ settings }, { apiKeys }, { scheduler }] = await Promise.all([get().client.call('settings.get'), get().client.call('keys.list'), get().client.call('scheduler.get')]);
+    set({ settings, apiKeys, paused: scheduler.paused });
+  },
+  async updateSettings(patch) {
+    const { settings } = await get().client.call('settings.update', { body: patch });
+    set({ settings });
+  },
+  async createApiKey(name) {
+    const { apiKey, key } = await get().client.call('keys.create', { body: { name } });
+    set({ apiKeys: [...get().apiKeys, apiKey] });
+    return key;
+  },
+  async revokeApiKey(id) {
+    await get().client.call('keys.revoke', { params: { id } });
+    set({ apiKeys: get().apiKeys.filter((each) => each.id !== id) });
+  },
+  async setPaused(paused) {
+    const { scheduler } = await get().client.call('scheduler.update', { body: { paused } });
+    set({ paused: scheduler.paused });
+  },
+});

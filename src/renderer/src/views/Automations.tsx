@@ -1,0 +1,103 @@
+// Automations: the list with the next run and an enabled switch; create and edit with the cron
+// helper; run now; delete with confirmation.
+import { useState } from 'react';
+import type { Automation } from '../../../shared/contract';
+import { CronHelper, describeCron } from '../components/CronHelper';
+import { Badge, ConfirmButton, Empty, ErrorLine, Field, formatTime, useAction } from '../components/ui';
+import { useApp } from '../lib/app-context';
+
+const timezones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
+const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+function Editor({ automation, onDone }: { automation?: Automation; onDone: () => void }) {
+  const { saveAutomation, instances } = useApp();
+  const [name, setName] = useState(automation?.name ?? '');
+  const [prompt, setPrompt] = useState(automation?.prompt ?? '');
+  const [cronExpression, setCron] = useState(automation?.cronExpression ?? '0 9 * * 1-5');
+  const [timezone, setTimezone] = useState(automation?.timezone ?? localZone);
+  const [instanceId, setInstanceId] = useState(automation?.instanceId ?? instances.find((each) => each.isDefault)?.id ?? '');
+  const action = useAction();
+  const save = async () => {
+    const saved = await action.run(() => saveAutomation(automation?.id, { name, prompt, cronExpression, timezone, ...(instanceId ? { instanceId } : {}) }));
+    if (saved) onDone();
+  };
+  return (
+    <form className="card" aria-label={automation ? `Edit ${automation.name}` : 'New automation'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+      <Field label="Name" error={action.errorFor('name')}>
+        <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Morning triage" />
+      </Field>
+      <Field label="Prompt" error={action.errorFor('prompt')} hint="What the agent is asked each time it runs.">
+        <textarea value={prompt} onChange={(event) => setPrompt(event.target.value)} placeholder="Look at yesterday's failed CI runs and summarise them." />
+      </Field>
+      <Field label="Schedule (cron)" error={action.errorFor('cronExpression')} hint={<CronHelper expression={cronExpression} timezone={timezone} />}>
+        <input className="mono" value={cronExpression} onChange={(event) => setCron(event.target.value)} />
+      </Field>
+      <Field label="Timezone" error={action.errorFor('timezone')}>
+        <select value={timezone} onChange={(event) => setTimezone(event.target.value)}>
+          {[...new Set(['UTC', localZone, ...timezones])].map((zone) => <option key={zone}>{zone}</option>)}
+        </select>
+      </Field>
+      <Field label="Instance" error={action.errorFor('instanceId')}>
+        <select value={instanceId} onChange={(event) => setInstanceId(event.target.value)}>
+          {instances.map((instance) => <option key={instance.id} value={instance.id}>{instance.name}</option>)}
+        </select>
+      </Field>
+      <ErrorLine message={action.generalError(['name', 'prompt', 'cronExpression', 'timezone', 'instanceId'])} />
+      <div className="bar">
+        <button className="primary" type="submit" disabled={action.busy}>{automation ? 'Save' : 'Create automation'}</button>
+        <button type="button" onClick={onDone}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+export function Automations() {
+  const { automations, instances, saveAutomation, deleteAutomation, runAutomation, navigate } = useApp();
+  const [editing, setEditing] = useState<string | undefined>();
+  const action = useAction();
+  const instanceName = (id: string) => instances.find((each) => each.id === id)?.name ?? id;
+  return (
+    <section aria-labelledby="automations-title">
+      <div className="bar">
+        <h2 id="automations-title">Automations</h2>
+        <span className="spacer" />
+        <button className="primary" onClick={() => setEditing('new')}>New automation</button>
+      </div>
+      {editing === 'new' && <Editor onDone={() => setEditing(undefined)} />}
+      <ErrorLine message={action.error?.message} />
+      {automations.length === 0 && editing !== 'new' ? (
+        <Empty title="No automations yet">
+          An automation gives an agent a prompt on a schedule — say every weekday at 9:00. <button onClick={() => setEditing('new')}>Create your first</button>
+        </Empty>
+      ) : (
+        automations.map((automation) =>
+          editing === automation.id ? (
+            <Editor key={automation.id} automation={automation} onDone={() => setEditing(undefined)} />
+          ) : (
+            <article className="card" key={automation.id} aria-label={automation.name}>
+              <div className="row">
+                <strong>{automation.name}</strong>
+                {automation.lastRunStatus && <Badge status={automation.lastRunStatus} />}
+                <span className="spacer" />
+                <label className="switch">
+                  <input type="checkbox" role="switch" checked={automation.enabled} aria-label={`${automation.name} enabled`} onChange={(event) => void action.run(() => saveAutomation(automation.id, { enabled: event.target.checked }))} />
+                  {automation.enabled ? 'On' : 'Off'}
+                </label>
+              </div>
+              <div className="hint">
+                <code>{automation.cronExpression}</code> {describeCron(automation.cronExpression)} · {automation.timezone} · on {instanceName(automation.instanceId)}
+              </div>
+              <div className="hint">Next run: <span data-testid="next-run">{automation.enabled ? formatTime(automation.nextRuns[0]) : 'paused (off)'}</span> · last run {formatTime(automation.lastRunAt)}</div>
+              <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>
+                <button onClick={() => void action.run(async () => navigate(`/runs/${(await runAutomation(automation.id)).id}`))}>Run now</button>
+                <button onClick={() => setEditing(automation.id)}>Edit</button>
+                <button onClick={() => navigate(`/threads/${automation.threadId}`)}>History</button>
+                <ConfirmButton label="Delete" danger question={`Delete ${automation.name}, its history and runs?`} confirm="Delete" onConfirm={() => void action.run(() => deleteAutomation(automation.id))} />
+              </div>
+            </article>
+          ),
+        )
+      )}
+    </section>
+  );
+}
