@@ -1,12 +1,8 @@
 // The main window: sandboxed renderer, no Node, navigation and new windows refused.
 import { BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
+import { isAppUrl } from './app-url';
 
-/** Only the app's own pages may load in the window; anything else opens in the browser or nowhere. */
-export function isAppUrl(url: string, devServerUrl: string | undefined): boolean {
-  if (devServerUrl) return url.startsWith(devServerUrl);
-  return url.startsWith('file://');
-}
 
 export function createMainWindow(): BrowserWindow {
   const devServerUrl = process.env.ELECTRON_RENDERER_URL;

@@ -1,6 +1,7 @@
-// What the core announces as it happens: an activity line (with its sequence number) or a run
-// that changed status. The SSE stream and the desktop IPC carry the same events.
+// What the core announces as it happens: an activity line (with its sequence number), a run
+// that changed status, an instance that changed (status, name, avatar). The SSE stream and the desktop IPC carry the same events.
 import type { ActivityEvent } from './activity';
+import type { Instance } from './instances';
 import type { Run } from './runs';
 
-export type LiveEvent = { type: 'activity'; seq: number; event: ActivityEvent } | { type: 'run'; run: Run };
+export type LiveEvent = { type: 'activity'; seq: number; event: ActivityEvent } | { type: 'run'; run: Run } | { type: 'instance'; instance: Instance };

@@ -1,6 +1,7 @@
 // GET /api/events: the live events as Server-Sent Events. `activity` events carry their sequence
 // number as the SSE id, so a client that reconnects with Last-Event-ID (EventSource does this by
-// itself) gets exactly the lines it missed; `run` events say a run changed status. A client that
+// itself) gets exactly the lines it missed; `run` events say a run changed status, `instance`
+// events that an instance did. A client that
 // missed more than the replay limit gets a `reset` event and should poll /api/activity instead.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { operations } from '../../../shared/contract';
@@ -30,7 +31,8 @@ export function registerEventStream(app: FastifyInstance, services: Services): v
     out.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
     const send = (event: LiveEvent) => {
       if (event.type === 'activity') out.write(`id: ${event.seq}\nevent: activity\ndata: ${JSON.stringify({ seq: event.seq, ...event.event })}\n\n`);
-      else out.write(`event: run\ndata: ${JSON.stringify(event.run)}\n\n`);
+      else if (event.type === 'run') out.write(`event: run\ndata: ${JSON.stringify(event.run)}\n\n`);
+      else out.write(`event: instance\ndata: ${JSON.stringify(event.instance)}\n\n`);
     };
 
     // Listen first and hold what arrives while the missed lines are read, so nothing falls between.

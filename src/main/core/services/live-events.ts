@@ -18,6 +18,10 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
       const run = store.runs.get(change.runId);
       return run && { type: 'run', run };
     }
+    if (change.type === 'instance') {
+      const instance = store.instances.get(change.instanceId);
+      return instance && { type: 'instance', instance };
+    }
     const instance = store.instances.get(change.line.instanceId);
     return instance && { type: 'activity', seq: change.line.seq, event: activity.decorate(change.line, instance) };
   }

@@ -2,7 +2,7 @@
 // otherwise see and then lose to a rollback. Outside a transaction it runs at once.
 import type Database from 'better-sqlite3';
 
-export type StoreChange = { type: 'activity'; line: StoredActivityLine } | { type: 'run'; runId: string };
+export type StoreChange = { type: 'activity'; line: StoredActivityLine } | { type: 'run'; runId: string } | { type: 'instance'; instanceId: string };
 
 export interface StoredActivityLine {
   seq: number;

@@ -25,7 +25,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     apiKeys: createApiKeysRepository(db),
     automations: createAutomationsRepository(db),
     deliveries: createDeliveriesRepository(db),
-    instances: createInstancesRepository(db),
+    instances: createInstancesRepository(db, hooks),
     runs: createRunsRepository(db, hooks),
     secrets: createSecretsRepository(db),
     settings: createSettingsRepository(db),

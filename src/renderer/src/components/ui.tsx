@@ -1,6 +1,6 @@
 // Small building blocks every view uses: labelled fields with their API error, a two-step
 // confirmation, teaching empty states, status badges and avatars.
-import { type ReactNode, useState } from 'react';
+import { type ReactElement, type ReactNode, cloneElement, useId, useState } from 'react';
 import { ApiError } from '../lib/api';
 
 /** Runs an action and keeps its error, so a form can show it next to the field it concerns. */
@@ -26,15 +26,18 @@ export function useAction() {
   return { run, busy, error, errorFor, generalError, clear: () => setError(undefined) };
 }
 
-export function Field(props: { label: string; error?: string | undefined; hint?: ReactNode; warning?: string | undefined; children: ReactNode }) {
+/** A labelled control; its hint, warning and error are tied to it with aria-describedby. */
+export function Field(props: { label: string; error?: string | undefined; hint?: ReactNode; warning?: string | undefined; children: ReactElement<Record<string, unknown>> }) {
+  const id = useId();
+  const notes = [props.hint && `${id}-hint`, props.warning && `${id}-warning`, props.error && `${id}-error`].filter(Boolean).join(' ');
   return (
-    <label className="field">
-      <span>{props.label}</span>
-      {props.children}
-      {props.hint && <div className="hint">{props.hint}</div>}
-      {props.warning && <div className="warning" role="status">{props.warning}</div>}
-      {props.error && <div className="error" role="alert">{props.error}</div>}
-    </label>
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      {cloneElement(props.children, { id, 'aria-describedby': notes || undefined, 'aria-invalid': props.error ? true : undefined })}
+      {props.hint && <div className="hint" id={`${id}-hint`}>{props.hint}</div>}
+      {props.warning && <div className="warning" role="status" id={`${id}-warning`}>{props.warning}</div>}
+      {props.error && <div className="error" role="alert" id={`${id}-error`}>{props.error}</div>}
+    </div>
   );
 }
 

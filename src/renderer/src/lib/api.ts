@@ -2,7 +2,7 @@
 // it is the HTTP API with the session cookie, and Server-Sent Events for what happens live.
 import type { StewardBridge } from '../../../shared/bridge';
 import type { z } from 'zod';
-import { type ActivityEvent, type LiveEvent, type OperationName, type Operations, type Run, operations } from '../../../shared/contract';
+import { type ActivityEvent, type Instance, type LiveEvent, type OperationName, type Operations, type Run, operations } from '../../../shared/contract';
 import type { ErrorCode } from '../../../shared/errors';
 
 export interface CallInput {
@@ -70,8 +70,10 @@ export function httpClient(base = ''): StewardClient {
         listener({ type: 'activity', seq, event });
       };
       const onRun = (message: MessageEvent<string>) => listener({ type: 'run', run: JSON.parse(message.data) as Run });
+      const onInstance = (message: MessageEvent<string>) => listener({ type: 'instance', instance: JSON.parse(message.data) as Instance });
       source.addEventListener('activity', onActivity);
       source.addEventListener('run', onRun);
+      source.addEventListener('instance', onInstance);
       return () => source.close();
     },
   };

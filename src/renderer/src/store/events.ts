@@ -1,5 +1,5 @@
 // Every live subscription of the UI, in one place: activity lines join the feed, run changes
-// update the runs, and a finished run refreshes what depends on it.
+// update the runs, instance changes their cards, and a finished run refreshes its transcript.
 import type { AppStore } from '.';
 
 export function followLiveEvents(store: AppStore): () => void {
@@ -9,6 +9,10 @@ export function followLiveEvents(store: AppStore): () => void {
       state.addActivity(event.event);
       const threadId = state.runs.find((run) => run.id === event.event.runId)?.threadId;
       if (threadId && state.threads[threadId]) void state.loadThread(threadId);
+      return;
+    }
+    if (event.type === 'instance') {
+      state.upsertInstance(event.instance);
       return;
     }
     state.upsertRun(event.run);

@@ -9,6 +9,7 @@ export interface InstancesSlice {
   updateInstance: (id: string, body: { name?: string; avatarUrl?: string }) => Promise<Instance>;
   setInstanceRunning: (id: string, running: boolean) => Promise<Instance>;
   deleteInstance: (id: string) => Promise<void>;
+  upsertInstance: (instance: Instance) => void;
 }
 
 export const instancesSlice: Slice<InstancesSlice> = (set, get) => {
@@ -31,6 +32,7 @@ export const instancesSlice: Slice<InstancesSlice> = (set, get) => {
     async setInstanceRunning(id, running) {
       return put((await get().client.call(running ? 'instances.start' : 'instances.stop', { params: { id } })).instance);
     },
+    upsertInstance: (instance) => void put(instance),
     async deleteInstance(id) {
       await get().client.call('instances.delete', { params: { id } });
       set({ instances: get().instances.filter((each) => each.id !== id) });

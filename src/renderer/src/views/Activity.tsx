@@ -71,24 +71,28 @@ export function Activity() {
           </fieldset>
           <button onClick={() => setFilters(noFilters)}>Reset filters</button>
         </aside>
-        <div className="stream card" aria-label="Activity stream" aria-live="polite" style={{ padding: 0 }}>
+        <div className="stream card" role="log" aria-label="Activity stream" style={{ padding: 0 }}>
           {shown.length === 0 ? (
             <Empty title={activity.length === 0 ? 'Nothing has happened yet' : 'No lines match the filters'}>
               {activity.length === 0 ? 'Every message, tool call and result of every agent lands here, live. Create an automation or a webhook to start.' : 'Widen the time window or reset the filters.'}
             </Empty>
           ) : (
-            shown.map((line) => (
+            shown.map((line) => {
+              // An instance renamed since shows its name of now.
+              const instance = instances.find((each) => each.id === line.instanceId) ?? { name: line.instanceName, avatarUrl: line.avatarUrl };
+              return (
               <div className="line" key={`${line.instanceId}:${line.line}`} data-kind={line.kind}>
                 <time dateTime={line.timestamp} title={new Date(line.timestamp).toLocaleString()}>{new Date(line.timestamp).toLocaleTimeString()}</time>
-                <Avatar url={line.avatarUrl} name={line.instanceName} small />
-                <span className="hint">{line.instanceName}</span>
+                <Avatar url={instance.avatarUrl} name={instance.name} small />
+                <span className="hint">{instance.name}</span>
                 <span>
                   {line.label && <span className={`tag ${line.label}`}>{line.label}</span>}
                   <span className="tag">{line.kind}</span>
                   {line.runId ? <a href={`#/runs/${line.runId}`}>{line.displayText}</a> : line.displayText}
                 </span>
               </div>
-            ))
+              );
+            })
           )}
         </div>
       </div>

@@ -1,5 +1,6 @@
 // instances table <-> Instance.
 import type Database from 'better-sqlite3';
+import type { CommitHooks } from '../commit-hooks';
 import { AgentConfig, type Instance } from '../../../../shared/contract';
 
 interface InstanceRow {
@@ -40,7 +41,10 @@ function toInstance(row: InstanceRow): Instance {
 
 const columns = 'id, name, slug, status, status_reason, image_tag, avatar_url, agent, workspace_dir, is_default, created_at, updated_at';
 
-export function createInstancesRepository(db: Database.Database) {
+export function createInstancesRepository(db: Database.Database, hooks: CommitHooks) {
+  const changed = (instanceId: string) => {
+    if (hooks.wanted) hooks.announce({ type: 'instance', instanceId });
+  };
   const list = db.prepare<[], InstanceRow>(`SELECT ${columns} FROM instances ORDER BY created_at, id`);
   const get = db.prepare<[string], InstanceRow>(`SELECT ${columns} FROM instances WHERE id = ?`);
   const getDefault = db.prepare<[], InstanceRow>(`SELECT ${columns} FROM instances WHERE is_default = 1`);
@@ -67,12 +71,15 @@ export function createInstancesRepository(db: Database.Database) {
     slugTaken: (slug: string): boolean => slugTaken.get(slug) !== undefined,
     insert(record: InstanceRecord): void {
       insert.run({ ...record, agent: JSON.stringify(record.agent), isDefault: record.isDefault ? 1 : 0 });
+      changed(record.id);
     },
     setStatus(id: string, fields: { status: Instance['status']; statusReason: string | null; imageTag: string | null; updatedAt: string }): void {
       setStatus.run({ id, ...fields });
+      changed(id);
     },
     update(id: string, fields: { name: string; avatarUrl: string; updatedAt: string }): void {
       update.run({ id, ...fields });
+      changed(id);
     },
     delete: (id: string): void => void remove.run(id),
     /** How many automations and webhooks target the instance. */

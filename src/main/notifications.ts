@@ -1,0 +1,19 @@
+// Native notifications when runs finish, as the setting says (notify-policy.ts); clicking one
+// opens that run in the window.
+import { Notification } from 'electron';
+import type { Core } from './core';
+import { notificationFor, shouldNotify } from './notify-policy';
+
+export function notifyFinishedRuns(core: Core, openRun: (runId: string) => void): () => void {
+  const told = new Set<string>();
+  return core.services.live.subscribe((event) => {
+    if (event.type !== 'run' || ['queued', 'running'].includes(event.run.status) || told.has(event.run.id)) return;
+    told.add(event.run.id);
+    const { run } = event;
+    if (!shouldNotify(run, core.services.settings.get().notifications.on) || !Notification.isSupported()) return;
+    const source = run.sourceId ? (core.store.automations.get(run.sourceId)?.name ?? core.store.webhooks.get(run.sourceId)?.name) : undefined;
+    const notification = new Notification(notificationFor(run, source));
+    notification.on('click', () => openRun(run.id));
+    notification.show();
+  });
+}
