@@ -13,7 +13,7 @@ import { ipcChannels } from '../../src/shared/bridge';
 import type { TestCore } from '../support/core';
 import { fakeElectron } from '../support/fake-electron';
 
-export function connectStore(t: TestCore): { store: AppStore; disconnect(): void } {
+export function connectStore(t: TestCore): { store: AppStore; disconnect: () => void } {
   const electron = fakeElectron('file:///app/index.html');
   const unregister = registerIpc(electron.ipcMain, { dispatch: t.core.dispatch, isAppUrl: (url) => url.startsWith('file://') });
   const forward = t.core.services.live.subscribe((event) => electron.send(ipcChannels.event, event));
@@ -21,7 +21,7 @@ export function connectStore(t: TestCore): { store: AppStore; disconnect(): void
   const unfollow = followLiveEvents(store);
   return {
     store,
-    disconnect() {
+    disconnect: () => {
       unfollow();
       forward();
       unregister();
