@@ -18,8 +18,12 @@ function expectError(response: { status: number; body: unknown; headers: Headers
 describe('errors', () => {
   it('unknown routes are JSON 404s', async () => {
     expectError(await t.api('GET', '/api/nothing-here'), 404, 'not_found');
-    expectError(await t.api('GET', '/'), 404, 'not_found');
     expectError(await t.api('PATCH', '/api/automations'), 404, 'not_found');
+    expectError(await t.api('GET', '/api/'), 404, 'not_found');
+    // Outside /api is the web UI: a page, which says when there is no UI to serve.
+    const page = await t.api('GET', '/');
+    expect(page.status).toBe(404);
+    expect(page.text).toContain('The web UI is not built');
   });
 
   it('bodies that are not JSON objects', async () => {
