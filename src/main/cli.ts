@@ -38,7 +38,7 @@ function findWebRoot(): string | undefined {
   return candidates.find((dir) => dir !== undefined && fs.existsSync(path.join(dir, 'index.html')) && fs.existsSync(path.join(dir, 'assets')));
 }
 
-const loginUrl = (baseUrl: string, token: string) => `${baseUrl.replace('://127.0.0.1:', '://localhost:')}/login?token=${token}`;
+const loginUrl = (baseUrl: string, token: string) => `${baseUrl}/login?token=${token}`;
 
 async function serve(dataDir: string, port: number, host: string, allowedHosts: string[]): Promise<void> {
   let core: Core;

@@ -141,6 +141,10 @@ describe('instance lifecycle', () => {
     expect(ready).toMatchObject({ status: 'running', statusReason: null, imageTag: 'custom:cat' });
     expect(fs.statSync(ready.workspaceDir).isDirectory()).toBe(true);
     expect(linesOf(instance.id)).toEqual(['Ready: custom:cat']);
+    // Steward probes again at every start; finding the same adds no line.
+    await t.core.services.instances.provisionAll();
+    expect(linesOf(instance.id)).toEqual(['Ready: custom:cat']);
+    expect((await settled(instance.id)).status).toBe('running');
   });
 
   it('probes a preset CLI for its version; a missing command is an error with a reason', async () => {

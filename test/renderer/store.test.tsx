@@ -2,7 +2,8 @@
 // The store's slices against a real core: actions call the client, errors come back with their
 // field, live events update what the UI shows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/renderer/src/lib/api';
+import { ApiError, type StewardClient } from '../../src/renderer/src/lib/api';
+import { createAppStore } from '../../src/renderer/src/store';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { type TestCore, startTestCore } from '../support/core';
 import { connectStore } from './harness';
@@ -43,5 +44,20 @@ describe('the store', () => {
     ]);
     expect(store.getState().activity.filter((line) => line.runId === run.id).map((line) => line.kind)).toEqual(['user', 'assistant', 'system']);
     disconnect();
+  });
+});
+
+describe('answers and live events racing', () => {
+  it('an action’s answer never replaces a newer state a live event already brought', async () => {
+    const instance = { id: 'ins_01', name: 'Racer', status: 'provisioning', statusReason: null, imageTag: '', avatarUrl: '', fqdn: 'racer.localhost', agent: { provider: 'command', preset: 'custom', command: 'cat' }, workspaceDir: '/w', isDefault: false, createdAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z' } as const;
+    let answer: (value: unknown) => void = () => undefined;
+    // The client's answer to instances.create is held back until the live event has landed.
+    const client = { call: () => new Promise((resolve) => (answer = resolve)), subscribe: () => () => undefined } as unknown as StewardClient;
+    const store = createAppStore(client);
+    const creating = store.getState().createInstance({ name: 'Racer' });
+    store.getState().upsertInstance({ ...instance, status: 'running', imageTag: 'custom:cat', updatedAt: '2026-11-21T10:00:00.004Z' });
+    answer({ instance });
+    await creating;
+    expect(store.getState().instances).toMatchObject([{ id: 'ins_01', status: 'running', imageTag: 'custom:cat' }]);
   });
 });

@@ -68,6 +68,7 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
     const generation = (generations.get(id) ?? 0) + 1;
     generations.set(id, generation);
     const current = () => generations.get(id) === generation && store.instances.get(id) !== undefined;
+    const before = get(id);
     setStatus(id, 'provisioning', null, null);
     const instance = get(id);
     let result: ProbeResult;
@@ -78,8 +79,10 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
       result = { ok: false, reason: `The workspace ${instance.workspaceDir} cannot be made: ${(error as Error).message}` };
     }
     if (!current()) return;
-    if (result.ok) setStatus(id, 'running', null, result.imageTag, `Ready: ${result.imageTag}`);
-    else setStatus(id, 'error', result.reason, null, `Not ready: ${result.reason}`);
+    // A probe that finds what the last one found (every start of Steward probes) adds no line.
+    const same = result.ok ? before.status === 'running' && before.imageTag === result.imageTag : before.status === 'error' && before.statusReason === result.reason;
+    if (result.ok) setStatus(id, 'running', null, result.imageTag, same ? undefined : `Ready: ${result.imageTag}`);
+    else setStatus(id, 'error', result.reason, null, same ? undefined : `Not ready: ${result.reason}`);
     deps.runsQueued();
   }
 

@@ -9,11 +9,16 @@ export interface InstancesSlice {
   updateInstance: (id: string, body: { name?: string; avatarUrl?: string }) => Promise<Instance>;
   setInstanceRunning: (id: string, running: boolean) => Promise<Instance>;
   deleteInstance: (id: string) => Promise<void>;
+  /** From a live event. */
   upsertInstance: (instance: Instance) => void;
 }
 
 export const instancesSlice: Slice<InstancesSlice> = (set, get) => {
-  const put = (instance: Instance) => {
+  // An action's answer can arrive after a live event that already told of a later change (a probe
+  // that finished first): an answer never replaces what is as new or newer. Live events always apply.
+  const put = (instance: Instance, live = false) => {
+    const known = get().instances.find((each) => each.id === instance.id);
+    if (!live && known && known.updatedAt >= instance.updatedAt) return known;
     set({ instances: [...get().instances.filter((each) => each.id !== instance.id), instance].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) });
     return instance;
   };
@@ -32,7 +37,7 @@ export const instancesSlice: Slice<InstancesSlice> = (set, get) => {
     async setInstanceRunning(id, running) {
       return put((await get().client.call(running ? 'instances.start' : 'instances.stop', { params: { id } })).instance);
     },
-    upsertInstance: (instance) => void put(instance),
+    upsertInstance: (instance) => void put(instance, true),
     async deleteInstance(id) {
       await get().client.call('instances.delete', { params: { id } });
       set({ instances: get().instances.filter((each) => each.id !== id) });

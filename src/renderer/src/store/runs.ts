@@ -13,6 +13,8 @@ export interface RunsSlice {
   upsertRun: (run: Run) => void;
 }
 
+const progress = (run: Run) => (run.status === 'queued' ? 0 : run.status === 'running' ? 1 : 2);
+
 export const runsSlice: Slice<RunsSlice> = (set, get) => ({
   runs: [],
   threads: {},
@@ -40,6 +42,9 @@ export const runsSlice: Slice<RunsSlice> = (set, get) => ({
     return run;
   },
   upsertRun(run) {
+    // Whichever of an answer and a live event arrives last, the run never goes back a step.
+    const known = get().runs.find((each) => each.id === run.id);
+    if (known && progress(known) > progress(run)) return;
     const others = get().runs.filter((each) => each.id !== run.id);
     set({ runs: [run, ...others].sort((a, b) => b.id.localeCompare(a.id)).slice(0, 500) });
   },
