@@ -1,5 +1,5 @@
-// Native notifications when runs finish, as the setting says (notify-policy.ts); clicking one
-// opens that run in the window.
+// Native notifications when runs finish, as the setting and the automation's or webhook's own
+// choice say (notify-policy.ts); clicking one opens that run in the window.
 import { Notification } from 'electron';
 import type { Core } from './core';
 import { notificationFor, shouldNotify } from './notify-policy';
@@ -10,9 +10,9 @@ export function notifyFinishedRuns(core: Core, openRun: (runId: string) => void)
     if (event.type !== 'run' || ['queued', 'running'].includes(event.run.status) || told.has(event.run.id)) return;
     told.add(event.run.id);
     const { run } = event;
-    if (!shouldNotify(run, core.services.settings.get().notifications.on) || !Notification.isSupported()) return;
-    const source = run.sourceId ? (core.store.automations.get(run.sourceId)?.name ?? core.store.webhooks.get(run.sourceId)?.name) : undefined;
-    const notification = new Notification(notificationFor(run, source));
+    const source = run.sourceId ? (core.store.automations.get(run.sourceId) ?? core.store.webhooks.get(run.sourceId)) : undefined;
+    if (!shouldNotify(run, core.services.settings.get().notifications.on, source?.notify) || !Notification.isSupported()) return;
+    const notification = new Notification(notificationFor(run, source?.name));
     notification.on('click', () => openRun(run.id));
     notification.show();
   });

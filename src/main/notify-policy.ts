@@ -1,10 +1,12 @@
 // Which finished runs notify, and what the notification says. Pure: the setting (all, failures
-// only, none) and the run decide; a run someone cancelled never notifies.
-import type { NotificationPolicy, Run } from '../shared/contract';
+// only, none), overridden per automation or webhook, and the run decide; a run someone cancelled
+// never notifies.
+import type { NotificationPolicy, NotifyOverride, Run } from '../shared/contract';
 
 const failures = new Set<Run['status']>(['failed', 'timed_out', 'interrupted']);
 
-export function shouldNotify(run: Run, policy: NotificationPolicy): boolean {
+export function shouldNotify(run: Run, setting: NotificationPolicy, override: NotifyOverride = 'default'): boolean {
+  const policy = override === 'default' ? setting : override;
   if (policy === 'none') return false;
   if (failures.has(run.status)) return true;
   return policy === 'all' && run.status === 'succeeded';

@@ -163,3 +163,15 @@ describe('list, get, delete and run now', () => {
     expect(listed.body.runs.map((r: { id: string }) => r.id)).toEqual([run.id]);
   });
 });
+
+describe('notifications per automation and webhook', () => {
+  it('default to the setting, take their own choice, and refuse unknown ones', async () => {
+    const { automation } = (await t.api('POST', '/api/automations', { name: 'n', prompt: 'p', cronExpression: '@daily' })).body;
+    expect(automation.notify).toBe('default');
+    expect((await t.api('PUT', `/api/automations/${automation.id}`, { notify: 'failures' })).body.automation.notify).toBe('failures');
+    expect((await t.api('PUT', `/api/automations/${automation.id}`, { notify: 'loudly' })).body.error).toMatchObject({ code: 'invalid_field', field: 'notify' });
+    const { webhook } = (await t.api('POST', '/api/webhooks', { name: 'w', promptTemplate: '{{payload}}', notify: 'none' })).body;
+    expect(webhook.notify).toBe('none');
+    expect((await t.api('GET', `/api/webhooks/${webhook.id}`)).body.webhook.notify).toBe('none');
+  });
+});

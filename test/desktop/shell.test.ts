@@ -50,6 +50,14 @@ describe('notifications', () => {
     }
   });
 
+  it('follow an automation’s or webhook’s own choice over the setting', () => {
+    expect(shouldNotify(run('succeeded'), 'failures', 'all')).toBe(true);
+    expect(shouldNotify(run('failed'), 'all', 'none')).toBe(false);
+    expect(shouldNotify(run('succeeded'), 'all', 'failures')).toBe(false);
+    expect(shouldNotify(run('succeeded'), 'all', 'default')).toBe(true);
+    expect(shouldNotify(run('cancelled'), 'all', 'all')).toBe(false);
+  });
+
   it('name what ran and why it failed', () => {
     expect(notificationFor(run('succeeded'), 'Nightly digest')).toEqual({ title: 'Nightly digest finished', body: 'Summarise the night' });
     expect(notificationFor(run('timed_out', { error: 'The agent ran past its timeout and was stopped.' }), 'Deploys')).toEqual({ title: 'Deploys timed out', body: 'The agent ran past its timeout and was stopped.' });

@@ -1,5 +1,6 @@
 // Automations: a fixed prompt sent to an instance on a cron schedule (seed "Automation").
 import { z } from 'zod';
+import { NotifyOverride } from './settings';
 import { cronProblem, isValidTimezone } from '../cron';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 import { Run, RunStatus } from './runs';
@@ -28,6 +29,7 @@ export const Automation = z.object({
   timezone: z.string(),
   enabled: z.boolean(),
   catchUp: CatchUp,
+  notify: NotifyOverride,
   instanceId: Id('ins'),
   threadId: Id('thr'),
   nextRuns: z.array(Timestamp).describe('The next 5 fire times; empty while disabled'),
@@ -45,6 +47,7 @@ export const AutomationCreate = z.strictObject({
   timezone: Timezone.default('UTC'),
   enabled: z.boolean().default(true),
   catchUp: CatchUp.default('latest'),
+  notify: NotifyOverride.default('default'),
   instanceId: z.string().optional().describe('Default: the default instance'),
 });
 
@@ -55,6 +58,7 @@ export const AutomationUpdate = z.strictObject({
   timezone: Timezone.optional(),
   enabled: z.boolean().optional(),
   catchUp: CatchUp.optional(),
+  notify: NotifyOverride.optional(),
   instanceId: z.string().optional(),
 });
 

@@ -7,6 +7,10 @@ import { NoInput, NoQuery, defineOperation } from './common';
 export const notificationPolicies = ['all', 'failures', 'none'] as const;
 export type NotificationPolicy = (typeof notificationPolicies)[number];
 
+/** Per automation or webhook: 'default' follows the notifications setting. */
+export const NotifyOverride = z.enum(['default', ...notificationPolicies]).describe('Notifications for its runs: default (the setting), all, failures, none');
+export type NotifyOverride = z.infer<typeof NotifyOverride>;
+
 const sections = {
   runner: z.strictObject({
     maxRunning: z.int().min(1).max(32).describe('Runs at the same time across all instances'),

@@ -1,5 +1,6 @@
 // Webhooks: a secret trigger URL whose request body fills a prompt template (seed "Webhook").
 import { z } from 'zod';
+import { NotifyOverride } from './settings';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 import { RunStatus } from './runs';
 
@@ -36,6 +37,7 @@ export const Webhook = z.object({
   threadId: Id('thr'),
   triggerUrl: z.string().describe('The local trigger URL'),
   publicTriggerUrl: z.string().nullable().describe('The trigger URL through the tunnel, while it is up'),
+  notify: NotifyOverride,
   signature: z.object({ scheme: SignatureScheme }).nullable().describe('The signature check, if any; the secret is never shown'),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -46,6 +48,7 @@ export const WebhookCreate = z.strictObject({
   name: Name,
   promptTemplate: PromptTemplate,
   enabled: z.boolean().default(true),
+  notify: NotifyOverride.default('default'),
   instanceId: z.string().optional().describe('Default: the default instance'),
   signature: SignatureInput.optional(),
 });
@@ -54,6 +57,7 @@ export const WebhookUpdate = z.strictObject({
   name: Name.optional(),
   promptTemplate: PromptTemplate.optional(),
   enabled: z.boolean().optional(),
+  notify: NotifyOverride.optional(),
   regenerateToken: z.boolean().optional().describe('true: a new token; the old trigger URL stops working at once'),
   instanceId: z.string().optional(),
   signature: SignatureInput.nullable().optional().describe('null: no signature check'),

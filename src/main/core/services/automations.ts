@@ -56,6 +56,7 @@ export function createAutomationsService(
           timezone: input.timezone,
           enabled: input.enabled,
           catchUp: input.catchUp,
+          notify: input.notify,
           lastFireAt: now,
           instanceId: instance.id,
           threadId,
@@ -81,6 +82,7 @@ export function createAutomationsService(
           timezone: patch.timezone ?? current.timezone,
           enabled: patch.enabled ?? current.enabled,
           catchUp: patch.catchUp ?? current.catchUp,
+          notify: patch.notify ?? current.notify,
           instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
           updatedAt: now,
         };

@@ -1,6 +1,7 @@
 // Small building blocks every view uses: labelled fields with their API error, a two-step
 // confirmation, teaching empty states, status badges and avatars.
 import { type ReactElement, type ReactNode, cloneElement, useId, useState } from 'react';
+import type { NotifyOverride } from '../../../shared/contract';
 import { ApiError } from '../lib/api';
 
 /** Runs an action and keeps its error, so a form can show it next to the field it concerns. */
@@ -73,6 +74,20 @@ export function Badge({ status }: { status: string }) {
 
 export function Avatar({ url, name, small }: { url: string; name: string; small?: boolean }) {
   return <img className={small ? 'avatar small' : 'avatar'} src={url} alt={`${name} avatar`} />;
+}
+
+/** Notifications for one automation's or webhook's runs: the setting, or its own choice. */
+export function NotifyField({ value, onChange, error }: { value: NotifyOverride; onChange: (value: NotifyOverride) => void; error?: string | undefined }) {
+  return (
+    <Field label="Notifications" error={error} hint="Shown by the desktop app when a run finishes.">
+      <select value={value} onChange={(event) => onChange(event.target.value as NotifyOverride)}>
+        <option value="default">As in Settings</option>
+        <option value="all">Every run</option>
+        <option value="failures">Only failures</option>
+        <option value="none">Never</option>
+      </select>
+    </Field>
+  );
 }
 
 export const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');

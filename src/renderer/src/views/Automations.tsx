@@ -1,9 +1,9 @@
 // Automations: the list with the next run and an enabled switch; create and edit with the cron
 // helper; run now; delete with confirmation.
 import { useState } from 'react';
-import type { Automation } from '../../../shared/contract';
+import type { Automation, NotifyOverride } from '../../../shared/contract';
 import { CronHelper, describeCron } from '../components/CronHelper';
-import { Badge, ConfirmButton, Empty, ErrorLine, Field, formatTime, useAction } from '../components/ui';
+import { Badge, ConfirmButton, Empty, ErrorLine, Field, NotifyField, formatTime, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
 
 const timezones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
@@ -16,9 +16,10 @@ function Editor({ automation, onDone }: { automation?: Automation; onDone: () =>
   const [cronExpression, setCron] = useState(automation?.cronExpression ?? '0 9 * * 1-5');
   const [timezone, setTimezone] = useState(automation?.timezone ?? localZone);
   const [instanceId, setInstanceId] = useState(automation?.instanceId ?? instances.find((each) => each.isDefault)?.id ?? '');
+  const [notify, setNotify] = useState<NotifyOverride>(automation?.notify ?? 'default');
   const action = useAction();
   const save = async () => {
-    const saved = await action.run(() => saveAutomation(automation?.id, { name, prompt, cronExpression, timezone, ...(instanceId ? { instanceId } : {}) }));
+    const saved = await action.run(() => saveAutomation(automation?.id, { name, prompt, cronExpression, timezone, notify, ...(instanceId ? { instanceId } : {}) }));
     if (saved) onDone();
   };
   return (
@@ -42,7 +43,8 @@ function Editor({ automation, onDone }: { automation?: Automation; onDone: () =>
           {instances.map((instance) => <option key={instance.id} value={instance.id}>{instance.name}</option>)}
         </select>
       </Field>
-      <ErrorLine message={action.generalError(['name', 'prompt', 'cronExpression', 'timezone', 'instanceId'])} />
+      <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />
+      <ErrorLine message={action.generalError(['name', 'prompt', 'cronExpression', 'timezone', 'instanceId', 'notify'])} />
       <div className="bar">
         <button className="primary" type="submit" disabled={action.busy}>{automation ? 'Save' : 'Create automation'}</button>
         <button type="button" onClick={onDone}>Cancel</button>

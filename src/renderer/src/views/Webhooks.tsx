@@ -2,8 +2,8 @@
 // curl example, a test payload, token regeneration that says the old URL dies, on/off, and the
 // recent deliveries (its runs).
 import { useState } from 'react';
-import type { Webhook } from '../../../shared/contract';
-import { Badge, ConfirmButton, Empty, ErrorLine, Field, formatTime, useAction } from '../components/ui';
+import type { NotifyOverride, Webhook } from '../../../shared/contract';
+import { Badge, ConfirmButton, Empty, ErrorLine, Field, NotifyField, formatTime, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
 
 function Editor({ webhook, onDone }: { webhook?: Webhook; onDone: () => void }) {
@@ -11,9 +11,10 @@ function Editor({ webhook, onDone }: { webhook?: Webhook; onDone: () => void }) 
   const [name, setName] = useState(webhook?.name ?? '');
   const [promptTemplate, setTemplate] = useState(webhook?.promptTemplate ?? 'A delivery arrived:\n\n{{payload}}');
   const [instanceId, setInstanceId] = useState(webhook?.instanceId ?? instances.find((each) => each.isDefault)?.id ?? '');
+  const [notify, setNotify] = useState<NotifyOverride>(webhook?.notify ?? 'default');
   const action = useAction();
   const save = async () => {
-    const saved = await action.run(() => saveWebhook(webhook?.id, { name, promptTemplate, ...(instanceId ? { instanceId } : {}) }));
+    const saved = await action.run(() => saveWebhook(webhook?.id, { name, promptTemplate, notify, ...(instanceId ? { instanceId } : {}) }));
     if (saved) onDone();
   };
   return (
@@ -29,7 +30,8 @@ function Editor({ webhook, onDone }: { webhook?: Webhook; onDone: () => void }) 
           {instances.map((instance) => <option key={instance.id} value={instance.id}>{instance.name}</option>)}
         </select>
       </Field>
-      <ErrorLine message={action.generalError(['name', 'promptTemplate', 'instanceId'])} />
+      <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />
+      <ErrorLine message={action.generalError(['name', 'promptTemplate', 'instanceId', 'notify'])} />
       <div className="bar">
         <button className="primary" type="submit" disabled={action.busy}>{webhook ? 'Save' : 'Create webhook'}</button>
         <button type="button" onClick={onDone}>Cancel</button>

@@ -6,6 +6,7 @@ import indexRunQueue from './0004_index_run_queue';
 import createSecrets from './0005_create_secrets';
 import activitySequence from './0006_activity_sequence';
 import createWebSessions from './0007_create_web_sessions';
+import addNotifyOverride from './0008_add_notify_override';
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const migrations: Migration[] = [
   { version: 5, name: '0005_create_secrets', sql: createSecrets },
   { version: 6, name: '0006_activity_sequence', sql: activitySequence },
   { version: 7, name: '0007_create_web_sessions', sql: createWebSessions },
+  { version: 8, name: '0008_add_notify_override', sql: addNotifyOverride },
 ];

@@ -1,6 +1,6 @@
 // webhooks table <-> webhook records. Triggers find a webhook by the hash of its token.
 import type Database from 'better-sqlite3';
-import type { SignatureScheme } from '../../../../shared/contract';
+import type { NotifyOverride, SignatureScheme } from '../../../../shared/contract';
 
 interface WebhookRow {
   id: string;
@@ -8,6 +8,7 @@ interface WebhookRow {
   prompt_template: string;
   token: string;
   enabled: number;
+  notify: NotifyOverride;
   signature_scheme: SignatureScheme | null;
   signature_secret: string | null;
   instance_id: string;
@@ -22,6 +23,7 @@ export interface WebhookRecord {
   promptTemplate: string;
   token: string;
   enabled: boolean;
+  notify: NotifyOverride;
   /** The signature check, with its secret sealed by the secret box; null when there is none. */
   signature: { scheme: SignatureScheme; sealedSecret: string } | null;
   instanceId: string;
@@ -37,6 +39,7 @@ function toRecord(row: WebhookRow): WebhookRecord {
     promptTemplate: row.prompt_template,
     token: row.token,
     enabled: row.enabled === 1,
+    notify: row.notify,
     signature: row.signature_scheme && row.signature_secret ? { scheme: row.signature_scheme, sealedSecret: row.signature_secret } : null,
     instanceId: row.instance_id,
     threadId: row.thread_id,
@@ -45,7 +48,7 @@ function toRecord(row: WebhookRow): WebhookRecord {
   };
 }
 
-const columns = 'id, name, prompt_template, token, enabled, signature_scheme, signature_secret, instance_id, thread_id, created_at, updated_at';
+const columns = 'id, name, prompt_template, token, enabled, notify, signature_scheme, signature_secret, instance_id, thread_id, created_at, updated_at';
 
 export function createWebhooksRepository(db: Database.Database) {
   const list = db.prepare<[], WebhookRow>(`SELECT ${columns} FROM webhooks ORDER BY id`);
@@ -54,9 +57,9 @@ export function createWebhooksRepository(db: Database.Database) {
   // An upsert that updates in place: INSERT OR REPLACE would delete the row first and cascade
   // that delete to everything referencing the webhook.
   const upsert = db.prepare(`INSERT INTO webhooks (${columns}, token_hash)
-    VALUES (@id, @name, @promptTemplate, @token, @enabled, @signatureScheme, @signatureSecret, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)
+    VALUES (@id, @name, @promptTemplate, @token, @enabled, @notify, @signatureScheme, @signatureSecret, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt_template = excluded.prompt_template, token = excluded.token,
-      token_hash = excluded.token_hash, enabled = excluded.enabled, signature_scheme = excluded.signature_scheme,
+      token_hash = excluded.token_hash, enabled = excluded.enabled, notify = excluded.notify, signature_scheme = excluded.signature_scheme,
       signature_secret = excluded.signature_secret, instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
   const remove = db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?');
 
