@@ -50,6 +50,11 @@ export function App() {
         {sections.map(([to, label]) => (
           <a key={to} href={`#${to}`} aria-current={path.startsWith(to) ? 'page' : undefined}>{label}</a>
         ))}
+        {!window.steward && (
+          <form method="post" action="/logout" style={{ marginTop: 24 }}>
+            <button type="submit">Log out</button>
+          </form>
+        )}
       </nav>
       <main>
         <View path={path} />
