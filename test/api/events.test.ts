@@ -90,11 +90,12 @@ describe('GET /api/events', () => {
     await stream.until(() => stream.events.some((event) => event.event === 'run' && JSON.parse(event.data).status === 'succeeded'));
     const statuses = stream.events.filter((event) => event.event === 'run').map((event) => JSON.parse(event.data) as { id: string; status: string });
     expect(statuses.filter((change) => change.id === run.id).map((change) => change.status)).toEqual(['queued', 'running', 'succeeded']);
+    // The run's end and its last line commit together; the line may come a moment after the run event.
+    await stream.until(() => stream.events.filter((event) => event.event === 'activity').length >= 4);
     const lines = stream.events
       .filter((event) => event.event === 'activity')
       .map((event) => ({ id: event.id, ...(JSON.parse(event.data) as { seq: number; displayText: string; instanceName: string; kind: string; runId: string | null }) }));
     expect(lines[0]).toMatchObject({ displayText: 'Ready: custom:cat', runId: null });
-    await stream.until(() => stream.events.filter((event) => event.event === 'activity').length >= 4);
     expect(lines.filter((line) => line.runId === run.id).map((line) => [line.kind, line.displayText])).toEqual([
       ['user', 'ping over SSE'],
       ['assistant', 'ping over SSE'],

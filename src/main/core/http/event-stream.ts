@@ -35,8 +35,8 @@ export function registerEventStream(app: FastifyInstance, services: Services): v
       else out.write(`event: instance\ndata: ${JSON.stringify(event.instance)}\n\n`);
     };
 
-    // Listen first and hold what arrives while the missed lines are read, so nothing falls between.
-    let held: LiveEvent[] | undefined = [];
+    // From here to the subscription nothing awaits: no commit can fall between the missed lines
+    // read from SQLite and the live ones, and `lastSeq` drops any line seen twice.
     let lastSeq = resumeFrom ?? services.live.lastSeq();
     const deliver = (event: LiveEvent) => {
       if (event.type === 'activity') {
@@ -45,7 +45,6 @@ export function registerEventStream(app: FastifyInstance, services: Services): v
       }
       send(event);
     };
-    const unsubscribe = services.live.subscribe((event) => (held ? held.push(event) : deliver(event)));
     out.write(`retry: 2000\n: connected\n\n`);
     if (resumeFrom !== undefined) {
       const missed = services.live.replay(resumeFrom, maxReplay);
@@ -56,8 +55,7 @@ export function registerEventStream(app: FastifyInstance, services: Services): v
         for (const { seq, event } of missed) deliver({ type: 'activity', seq, event });
       }
     }
-    for (const event of held) deliver(event);
-    held = undefined;
+    const unsubscribe = services.live.subscribe(deliver);
 
     const keepAlive = setInterval(() => out.write(': keep-alive\n\n'), keepAliveMs);
     open.add(reply);
