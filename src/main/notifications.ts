@@ -5,10 +5,9 @@ import type { Core } from './core';
 import { notificationFor, shouldNotify } from './notify-policy';
 
 export function notifyFinishedRuns(core: Core, openRun: (runId: string) => void): () => void {
-  const told = new Set<string>();
   return core.services.live.subscribe((event) => {
-    if (event.type !== 'run' || ['queued', 'running'].includes(event.run.status) || told.has(event.run.id)) return;
-    told.add(event.run.id);
+    // A run's end is written, and announced, once.
+    if (event.type !== 'run' || ['queued', 'running'].includes(event.run.status)) return;
     const { run } = event;
     const source = run.sourceId ? (core.store.automations.get(run.sourceId) ?? core.store.webhooks.get(run.sourceId)) : undefined;
     if (!shouldNotify(run, core.services.settings.get().notifications.on, source?.notify) || !Notification.isSupported()) return;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 
 export const errorStatus = {
+  invalid_url: 400,
   invalid_json: 400,
   invalid_body: 400,
   invalid_query: 400,

@@ -71,6 +71,11 @@ describe('login links and sessions', () => {
     // A deep link serves the app; a path that leaves the folder does not.
     expect((await raw('/runs/run_x', { cookie })).body).toContain('Steward UI');
     expect((await raw('/assets/..%2f..%2fsteward.db', { cookie })).body).not.toContain('SQLite');
+    // A malformed URL is refused before any route, as a JSON error.
+    const malformed = await raw('/%E0%A4%A', { cookie });
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.body)).toEqual({ error: { code: 'invalid_url', message: 'The URL is not valid percent-encoding.' } });
+    expect((await raw('/api/automations/%E0%A4%A', { cookie })).status).toBe(400);
   });
 
   it('without a session: the API says 401, the page says how to log in; links expire after 10 minutes', async () => {

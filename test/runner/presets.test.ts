@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { Run } from '../../src/shared/contract';
 import { type TestCore, startTestCore, tempDir } from '../support/core';
+import { settled } from '../support/runs';
 
 const fixtures = path.resolve(import.meta.dirname, '../fixtures/agents');
 let t: TestCore;
@@ -29,16 +30,10 @@ async function runOn(preset: string, fixture: string, flags: string[], prompt: s
   const { instance } = (await t.api('POST', '/api/instances', { name: preset, agent })).body;
   const { automation } = (await t.api('POST', '/api/automations', { name: preset, prompt, cronExpression: '@yearly', instanceId: instance.id })).body;
   const { run } = (await t.api('POST', `/api/automations/${automation.id}/run`)).body as { run: Run };
-  for (let i = 0; i < 100; i++) {
-    const { run: now } = (await t.api('GET', `/api/runs/${run.id}`)).body as { run: Run };
-    if (!['queued', 'running'].includes(now.status)) {
-      const thread = (await t.api('GET', `/api/threads/${automation.threadId}`)).body.thread;
-      const activity = t.core.store.db.prepare<[string], { kind: string; display_text: string }>('SELECT kind, display_text FROM activity WHERE run_id = ? ORDER BY line').all(run.id);
-      return { run: now, messages: thread.messages.map((m: { role: string; content: string }) => [m.role, m.content]), activity };
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the run did not finish');
+  const now = await settled(t, run.id);
+  const thread = (await t.api('GET', `/api/threads/${automation.threadId}`)).body.thread;
+  const activity = t.core.store.db.prepare<[string], { kind: string; display_text: string }>('SELECT kind, display_text FROM activity WHERE run_id = ? ORDER BY line').all(run.id);
+  return { run: now, messages: thread.messages.map((m: { role: string; content: string }) => [m.role, m.content]), activity };
 }
 
 describe('claude-code', () => {

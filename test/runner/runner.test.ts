@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { Run } from '../../src/shared/contract';
 import { type TestCore, request, startTestCore } from '../support/core';
+import { settled as waitForRun } from '../support/runs';
 
 let t: TestCore;
 beforeAll(async () => {
@@ -17,15 +18,7 @@ async function instanceWith(agent: object, name = 'agent') {
   return (await t.api('POST', '/api/instances', { name, agent })).body.instance as { id: string; workspaceDir: string };
 }
 
-async function settled(runId: string, timeoutMs = 15_000): Promise<Run> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { run } = (await t.api('GET', `/api/runs/${runId}`)).body as { run: Run };
-    if (!['queued', 'running'].includes(run.status)) return run;
-    if (Date.now() > deadline) throw new Error(`run ${runId} still ${run.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const settled = (runId: string) => waitForRun(t, runId);
 
 const activityOf = (runId: string) =>
   t.core.store.db.prepare<[string], { kind: string; label: string; display_text: string }>('SELECT kind, label, display_text FROM activity WHERE run_id = ? ORDER BY line').all(runId);

@@ -106,10 +106,9 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     throw error;
   }
   const listening = app;
-  const dispatchOperation = dispatch;
   return {
     services,
-    dispatch: dispatchOperation,
+    dispatch,
     store,
     app: listening,
     get url() {

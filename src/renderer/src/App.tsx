@@ -1,6 +1,7 @@
 // The window: navigation on the left, the current view on the right. Loads everything once and
 // follows live events.
 import { useEffect } from 'react';
+import { inDesktopApp } from './lib/api';
 import { useApp } from './lib/app-context';
 import { Activity } from './views/Activity';
 import { Automations } from './views/Automations';
@@ -50,7 +51,7 @@ export function App() {
         {sections.map(([to, label]) => (
           <a key={to} href={`#${to}`} aria-current={path.startsWith(to) ? 'page' : undefined}>{label}</a>
         ))}
-        {!window.steward && (
+        {!inDesktopApp() && (
           <form method="post" action="/logout" style={{ marginTop: 24 }}>
             <button type="submit">Log out</button>
           </form>

@@ -34,6 +34,7 @@ function acceptEmptyBodies(app: FastifyInstance): void {
  * /api/health and nothing else, whatever the method or credentials.
  */
 export async function buildHttpApp(services: Services, handlers: Handlers, logger: Logger, options: { triggersOnly?: boolean; web?: WebOptions } = {}): Promise<FastifyInstance> {
+  const handleError = createErrorHandler(logger);
   const app = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
@@ -41,8 +42,14 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
     exposeHeadRoutes: false,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    // Errors Fastify raises before any route (a URL that is not valid percent-encoding) get our
+    // error shape too.
+    frameworkErrors: (error, request, reply) => {
+      const known = error.code === 'FST_ERR_BAD_URL' ? new AppError('invalid_url', 'The URL is not valid percent-encoding.') : error;
+      handleError(known, request, reply);
+    },
   });
-  app.setErrorHandler(createErrorHandler(logger));
+  app.setErrorHandler(handleError);
   acceptEmptyBodies(app);
   app.setNotFoundHandler((request, reply) => {
     const error = new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);

@@ -17,14 +17,10 @@ import { enqueueRun } from '../services/run-queue';
 import type { Store } from '../store';
 import type { ActivityKind, ActivityLabel } from '../../../shared/contract';
 
-export interface RunnerOptions {
-  /** Runs at the same time across all instances; default: the `runner.maxRunning` setting, read as it changes. */
-  maxRunning?: number;
-  /** Default per-run timeout when the agent sets none (default 30 min). */
-  defaultTimeoutSeconds?: number;
-}
-
 type MessageRole = Message['role'];
+
+/** A run's timeout when its agent sets none. */
+const defaultTimeoutSeconds = 30 * 60;
 
 const labels: Record<RunSource, ActivityLabel> = { automation: 'cron', webhook: 'hook', chat: 'chat', api: 'api' };
 
@@ -60,15 +56,13 @@ export interface RunnerDeps {
   logger: Logger;
   /** A stored secret's value (an openai agent's API key). */
   revealSecret: (name: string) => string | undefined;
-  options?: RunnerOptions;
 }
 
 export function createRunner(deps: RunnerDeps) {
   const { store, clock, logger } = deps;
   // The built-in agent's steward tools call operations; the handler map exists once the core does.
   let dispatch: Dispatch = () => Promise.reject(new Error('Steward is still starting.'));
-  const maxRunning = () => deps.options?.maxRunning ?? readSettings(store).runner.maxRunning;
-  const defaultTimeoutSeconds = deps.options?.defaultTimeoutSeconds ?? 30 * 60;
+  const maxRunning = () => readSettings(store).runner.maxRunning;
   const active = new Map<string, Active>();
   let running = false;
   let pumping = false;

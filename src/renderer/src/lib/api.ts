@@ -89,3 +89,6 @@ export function ipcClient(bridge: StewardBridge): StewardClient {
     subscribe: (listener) => bridge.onEvent((event) => listener(event as LiveEvent)),
   };
 }
+
+/** True in the desktop app (the preload's bridge is there), false in a browser. */
+export const inDesktopApp = (): boolean => typeof window !== 'undefined' && window.steward !== undefined;

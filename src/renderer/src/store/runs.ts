@@ -7,6 +7,7 @@ export interface RunsSlice {
   /** Transcripts by thread id, as far as loaded. */
   threads: Record<string, Message[]>;
   loadRuns: () => Promise<void>;
+  loadRun: (id: string) => Promise<void>;
   loadThread: (threadId: string) => Promise<void>;
   cancelRun: (id: string) => Promise<void>;
   sendPrompt: (instanceId: string, prompt: string) => Promise<Run>;
@@ -21,6 +22,9 @@ export const runsSlice: Slice<RunsSlice> = (set, get) => ({
   async loadRuns() {
     const { runs } = await get().client.call('runs.list', { query: { limit: 100 } });
     set({ runs });
+  },
+  async loadRun(id) {
+    get().upsertRun((await get().client.call('runs.get', { params: { id } })).run);
   },
   async loadThread(threadId) {
     const messages: Message[] = [];

@@ -1,11 +1,13 @@
-// Settings, API keys (the key shown once) and the scheduler's pause switch.
+// Settings, API keys (the key shown once), the scheduler's pause switch, and facts about this Steward.
 import type { ApiKey, Settings, SettingsPatch } from '../../../shared/contract';
+import type { Output } from '../lib/api';
 import type { Slice } from '.';
 
 export interface SettingsSlice {
   settings: Settings | undefined;
   apiKeys: ApiKey[];
   paused: boolean;
+  system: Output<'system.get'>['system'] | undefined;
   loadSettings: () => Promise<void>;
   updateSettings: (patch: SettingsPatch) => Promise<void>;
   createApiKey: (name: string) => Promise<string>;
@@ -17,9 +19,10 @@ export const settingsSlice: Slice<SettingsSlice> = (set, get) => ({
   settings: undefined,
   apiKeys: [],
   paused: false,
+  system: undefined,
   async loadSettings() {
-    const [{ settings }, { apiKeys }, { scheduler }] = await Promise.all([get().client.call('settings.get'), get().client.call('keys.list'), get().client.call('scheduler.get')]);
-    set({ settings, apiKeys, paused: scheduler.paused });
+    const [{ settings }, { apiKeys }, { scheduler }, { system }] = await Promise.all([get().client.call('settings.get'), get().client.call('keys.list'), get().client.call('scheduler.get'), get().client.call('system.get')]);
+    set({ settings, apiKeys, paused: scheduler.paused, system });
   },
   async updateSettings(patch) {
     const { settings } = await get().client.call('settings.update', { body: patch });

@@ -7,6 +7,8 @@ export interface WebhooksSlice {
   loadWebhooks: () => Promise<void>;
   saveWebhook: (id: string | undefined, body: Record<string, unknown>) => Promise<Webhook>;
   deleteWebhook: (id: string) => Promise<void>;
+  /** Triggers it with a test payload; the run it queued. */
+  testWebhook: (id: string, payload: string) => Promise<string>;
 }
 
 export const webhooksSlice: Slice<WebhooksSlice> = (set, get) => ({
@@ -19,6 +21,11 @@ export const webhooksSlice: Slice<WebhooksSlice> = (set, get) => ({
     const { webhook } = id === undefined ? await get().client.call('webhooks.create', { body }) : await get().client.call('webhooks.update', { params: { id }, body });
     set({ webhooks: [...get().webhooks.filter((each) => each.id !== webhook.id), webhook].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) });
     return webhook;
+  },
+  async testWebhook(id, payload) {
+    const { run } = await get().client.call('webhooks.test', { params: { id }, body: { payload } });
+    await get().loadRuns();
+    return run.id;
   },
   async deleteWebhook(id) {
     await get().client.call('webhooks.delete', { params: { id } });

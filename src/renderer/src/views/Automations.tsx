@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { Automation, NotifyOverride } from '../../../shared/contract';
 import { CronHelper, describeCron } from '../components/CronHelper';
+import { InstanceField, useDefaultInstanceId } from '../components/InstanceField';
 import { Badge, ConfirmButton, Empty, ErrorLine, Field, NotifyField, formatTime, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
 
@@ -10,12 +11,13 @@ const timezones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedV
 const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 function Editor({ automation, onDone }: { automation?: Automation; onDone: () => void }) {
-  const { saveAutomation, instances } = useApp();
+  const { saveAutomation } = useApp();
+  const defaultInstanceId = useDefaultInstanceId();
   const [name, setName] = useState(automation?.name ?? '');
   const [prompt, setPrompt] = useState(automation?.prompt ?? '');
   const [cronExpression, setCron] = useState(automation?.cronExpression ?? '0 9 * * 1-5');
   const [timezone, setTimezone] = useState(automation?.timezone ?? localZone);
-  const [instanceId, setInstanceId] = useState(automation?.instanceId ?? instances.find((each) => each.isDefault)?.id ?? '');
+  const [instanceId, setInstanceId] = useState(automation?.instanceId ?? defaultInstanceId);
   const [notify, setNotify] = useState<NotifyOverride>(automation?.notify ?? 'default');
   const action = useAction();
   const save = async () => {
@@ -38,11 +40,7 @@ function Editor({ automation, onDone }: { automation?: Automation; onDone: () =>
           {[...new Set(['UTC', localZone, ...timezones])].map((zone) => <option key={zone}>{zone}</option>)}
         </select>
       </Field>
-      <Field label="Instance" error={action.errorFor('instanceId')}>
-        <select value={instanceId} onChange={(event) => setInstanceId(event.target.value)}>
-          {instances.map((instance) => <option key={instance.id} value={instance.id}>{instance.name}</option>)}
-        </select>
-      </Field>
+      <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} />
       <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />
       <ErrorLine message={action.generalError(['name', 'prompt', 'cronExpression', 'timezone', 'instanceId', 'notify'])} />
       <div className="bar">

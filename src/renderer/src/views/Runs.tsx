@@ -56,13 +56,13 @@ export function Transcript({ threadId }: { threadId: string }) {
 }
 
 export function RunView({ id }: { id: string }) {
-  const { runs, client, upsertRun, cancelRun } = useApp();
+  const { runs, loadRun, cancelRun } = useApp();
   const [missing, setMissing] = useState(false);
   const action = useAction();
   const run = runs.find((each) => each.id === id);
   useEffect(() => {
-    client.call('runs.get', { params: { id } }).then(({ run: fetched }) => upsertRun(fetched), () => setMissing(true));
-  }, [id, client, upsertRun]);
+    loadRun(id).catch(() => setMissing(true));
+  }, [id, loadRun]);
   if (missing) return <Empty title="No such run">It may have been deleted with its automation or webhook.</Empty>;
   if (!run) return <div className="hint">Loading…</div>;
   return (

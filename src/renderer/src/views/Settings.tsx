@@ -4,21 +4,18 @@ import { useEffect, useState } from 'react';
 import type { AgentConfig, NotificationPolicy } from '../../../shared/contract';
 import { ConfirmButton, ErrorLine, Field, formatTime, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
+import { inDesktopApp } from '../lib/api';
 import { AgentFields } from './Instances';
 
 export function Settings() {
-  const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, client, paused, setPaused } = useApp();
+  const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, paused, setPaused, system } = useApp();
   const [agent, setAgent] = useState<AgentConfig | undefined>(settings?.defaultAgent);
   const [keyName, setKeyName] = useState('');
   const [newKey, setNewKey] = useState<string | undefined>();
-  const [system, setSystem] = useState<{ version: string; dataDir: string; apiUrl: string } | undefined>();
   const action = useAction();
-  useEffect(() => {
-    void client.call('system.get').then(({ system: info }) => setSystem(info), () => undefined);
-  }, [client]);
   useEffect(() => setAgent(settings?.defaultAgent), [settings?.defaultAgent]);
   if (!settings) return <div className="hint">Loading…</div>;
-  const desktop = typeof window !== 'undefined' && window.steward !== undefined;
+  const desktop = inDesktopApp();
   return (
     <section aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>

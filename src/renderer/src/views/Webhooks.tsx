@@ -3,14 +3,16 @@
 // recent deliveries (its runs).
 import { useState } from 'react';
 import type { NotifyOverride, Webhook } from '../../../shared/contract';
+import { InstanceField, useDefaultInstanceId } from '../components/InstanceField';
 import { Badge, ConfirmButton, Empty, ErrorLine, Field, NotifyField, formatTime, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
 
 function Editor({ webhook, onDone }: { webhook?: Webhook; onDone: () => void }) {
-  const { saveWebhook, instances } = useApp();
+  const { saveWebhook } = useApp();
+  const defaultInstanceId = useDefaultInstanceId();
   const [name, setName] = useState(webhook?.name ?? '');
   const [promptTemplate, setTemplate] = useState(webhook?.promptTemplate ?? 'A delivery arrived:\n\n{{payload}}');
-  const [instanceId, setInstanceId] = useState(webhook?.instanceId ?? instances.find((each) => each.isDefault)?.id ?? '');
+  const [instanceId, setInstanceId] = useState(webhook?.instanceId ?? defaultInstanceId);
   const [notify, setNotify] = useState<NotifyOverride>(webhook?.notify ?? 'default');
   const action = useAction();
   const save = async () => {
@@ -25,11 +27,7 @@ function Editor({ webhook, onDone }: { webhook?: Webhook; onDone: () => void }) 
       <Field label="Prompt template" error={action.errorFor('promptTemplate')} warning={promptTemplate.includes('{{payload}}') ? undefined : 'The template has no {{payload}}: the request body will not reach the agent.'} hint="{{payload}} is replaced by the request body, exactly as sent.">
         <textarea value={promptTemplate} onChange={(event) => setTemplate(event.target.value)} />
       </Field>
-      <Field label="Instance" error={action.errorFor('instanceId')}>
-        <select value={instanceId} onChange={(event) => setInstanceId(event.target.value)}>
-          {instances.map((instance) => <option key={instance.id} value={instance.id}>{instance.name}</option>)}
-        </select>
-      </Field>
+      <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} />
       <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />
       <ErrorLine message={action.generalError(['name', 'promptTemplate', 'instanceId', 'notify'])} />
       <div className="bar">
@@ -41,7 +39,7 @@ function Editor({ webhook, onDone }: { webhook?: Webhook; onDone: () => void }) 
 }
 
 function Detail({ webhook }: { webhook: Webhook }) {
-  const { saveWebhook, deleteWebhook, runs, client, navigate, loadRuns } = useApp();
+  const { saveWebhook, deleteWebhook, testWebhook, runs, navigate } = useApp();
   const [copied, setCopied] = useState(false);
   const [payload, setPayload] = useState('{"hello": "from Steward"}');
   const action = useAction();
@@ -62,11 +60,7 @@ function Detail({ webhook }: { webhook: Webhook }) {
       <pre aria-label="curl example">{`curl -X POST '${url}' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"event": "example"}'`}</pre>
       <div className="row">
         <input aria-label="Test payload" className="mono" value={payload} onChange={(event) => setPayload(event.target.value)} />
-        <button onClick={() => void action.run(async () => {
-          const { run } = await client.call('webhooks.test', { params: { id: webhook.id }, body: { payload } });
-          await loadRuns();
-          navigate(`/runs/${run.id}`);
-        })}>Send test payload</button>
+        <button onClick={() => void action.run(async () => navigate(`/runs/${await testWebhook(webhook.id, payload)}`))}>Send test payload</button>
       </div>
       <ErrorLine message={action.error?.message} />
       <div className="bar" style={{ marginTop: 8 }}>
