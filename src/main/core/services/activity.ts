@@ -29,7 +29,6 @@ export function decodeCursors(text: string): Cursors {
   return parsed as Cursors;
 }
 
-export const encodeCursors = (cursors: Cursors): string => Buffer.from(JSON.stringify(cursors)).toString('base64');
 
 const toIso = (value: string | undefined) => (value === undefined ? undefined : new Date(value).toISOString());
 
