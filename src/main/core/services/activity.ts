@@ -29,7 +29,6 @@ export function decodeCursors(text: string): Cursors {
   return parsed as Cursors;
 }
 
-
 const toIso = (value: string | undefined) => (value === undefined ? undefined : new Date(value).toISOString());
 
 export function createActivityService(context: ServiceContext) {
