@@ -35,16 +35,18 @@ interface CommandLine {
   endOfOutput: () => AgentEvent[];
 }
 
-function commandLine(agent: CommandAgent, prompt: string): CommandLine {
+function commandLine(agent: CommandAgent, launch: AgentLaunch): CommandLine {
+  const { prompt, resumeSession } = launch;
   if (agent.preset === 'custom') {
     const { command, args, promptInArgs } = customCommandLine(agent, prompt);
     return { command, args, env: {}, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }], endOfOutput: () => [] };
   }
   const preset = presets[agent.preset];
   const parser = preset.parser();
+  const args = [...preset.args, ...(agent.args ?? [])];
   return {
     command: agent.command ?? preset.command,
-    args: [...preset.args, ...(agent.args ?? [])],
+    args: resumeSession !== undefined && preset.resume ? preset.resume(args, resumeSession) : args,
     env: preset.env ?? {},
     stdin: prompt,
     eventsFrom: (line) => parseLine(parser, line),
@@ -56,12 +58,14 @@ function commandLine(agent: CommandAgent, prompt: string): CommandLine {
 const asksForInput = /(\[y\/n\]|\(y\/n\)|\(yes\/no\)|\?|password:|passphrase:)\s*$/i;
 
 export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): AgentProcess {
-  const { command, args, env, stdin, eventsFrom, endOfOutput } = commandLine(agent, launch.prompt);
+  const { command, args, env, stdin, eventsFrom, endOfOutput } = commandLine(agent, launch);
   // detached: a process group of its own, and a new session without a controlling terminal, so
   // a CLI that opens /dev/tty to ask something gets an error instead of a human.
   const child = spawn(command, args, {
     cwd: launch.workspaceDir,
-    env: { ...process.env, ...env, ...agent.env, ...launch.env },
+    // PWD too: CLIs such as OpenCode take their working folder from it, and would otherwise
+    // inherit Steward's own.
+    env: { ...process.env, ...env, ...agent.env, ...launch.env, PWD: launch.workspaceDir },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });

@@ -7,7 +7,9 @@ export type AgentEvent =
   | { type: 'assistant_chunk'; text: string; raw: unknown }
   | { type: 'tool_call'; name: string; input: unknown; raw: unknown }
   | { type: 'tool_result'; output: string; isError: boolean; raw: unknown }
-  | { type: 'system'; text: string; raw: unknown };
+  | { type: 'system'; text: string; raw: unknown }
+  /** The CLI's own session id (Claude Code `session_id`, Codex `thread_id`, ...): a later run of the thread resumes it. */
+  | { type: 'session'; id: string; raw: unknown };
 
 export interface AgentExit {
   /** null when the process was ended by a signal. */
@@ -31,6 +33,10 @@ export interface AgentLaunch {
   prompt: string;
   workspaceDir: string;
   env: Record<string, string>;
+  /** The agent's session to resume (a CLI's own session id), when the run continues a conversation. */
+  resumeSession?: string | undefined;
+  /** The thread's earlier turns, for an agent that has no sessions of its own (the built-in agent), oldest first. */
+  history?: { role: 'user' | 'assistant'; content: string }[];
   /** How long output may hang on a question before the agent is stopped (default 10 s). */
   inputWaitMs?: number;
   onEvent(event: AgentEvent): void;

@@ -75,7 +75,7 @@ export function createRunner(deps: RunnerDeps) {
   }
 
   /** An event as a thread message (role and text) and/or an activity line (kind and text). */
-  function recordOf(event: AgentEvent): { role?: MessageRole; kind?: ActivityKind; text: string } {
+  function recordOf(event: Exclude<AgentEvent, { type: 'session' }>): { role?: MessageRole; kind?: ActivityKind; text: string } {
     switch (event.type) {
       case 'assistant':
         return { role: 'assistant', kind: event.streamed ? undefined : 'assistant', text: event.text };
@@ -91,6 +91,7 @@ export function createRunner(deps: RunnerDeps) {
   }
 
   function record(run: Run, event: AgentEvent): void {
+    if (event.type === 'session') return; // kept per thread: being wired up
     const at = clock.now().toISOString();
     const { role, kind, text } = recordOf(event);
     void batcher

@@ -14,8 +14,13 @@ export interface Preset {
   args: string[];
   /** Environment that keeps the CLI from asking for approval; the instance's own env wins. */
   env?: Record<string, string>;
-  /** A parser for one run. */
+  /** A parser for one run; it emits a `session` event when the stream names the CLI's session. */
   parser: () => StreamParser;
+  /**
+   * The command line that resumes the CLI's session `sessionId`, from the one that starts fresh
+   * (the preset's args followed by the config's). Absent: the CLI cannot resume, runs start fresh.
+   */
+  resume?: (args: string[], sessionId: string) => string[];
 }
 
 /** A parser for streams whose lines stand alone. */
