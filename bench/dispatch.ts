@@ -16,7 +16,7 @@ export async function dispatchBench(): Promise<Record<string, unknown>> {
   try {
     const instance = core.services.instances.create({ name: 'true', agent: { provider: 'command', preset: 'custom', command: 'true' } });
     await core.services.instances.idle(); // runs wait until the instance's agent is probed
-    const webhook = core.services.webhooks.create({ name: 'bench', promptTemplate: '{{payload}}', enabled: true, notify: 'default', instanceId: instance.id });
+    const webhook = core.services.webhooks.create({ name: 'bench', promptTemplate: '{{payload}}', enabled: true, notify: 'default', memory: 'fresh', instanceId: instance.id });
     for (let i = 0; i < triggers; i++) {
       const response = await fetch(webhook.triggerUrl, { method: 'POST', body: String(i) });
       const { run } = (await response.json()) as { run: { id: string } };

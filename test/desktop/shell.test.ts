@@ -12,7 +12,7 @@ const line = (n: number, runId: string | null = `run_${n}`): ActivityEvent => ({
 });
 const run = (status: Run['status'], extra: Partial<Run> = {}): Run => ({
   id: 'run_1', instanceId: 'ins_1', threadId: 'thr_1', source: 'automation', sourceId: 'aut_1', status, prompt: 'Summarise the night', scheduledFor: null,
-  createdAt: now.toISOString(), startedAt: now.toISOString(), finishedAt: now.toISOString(), error: null, stderr: null, ...extra,
+  createdAt: now.toISOString(), startedAt: now.toISOString(), finishedAt: now.toISOString(), error: null, stderr: null, sessionId: null, resumedSessionId: null, ...extra,
 });
 
 describe('the tray menu', () => {

@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 const create = (fields: { cronExpression: string; timezone?: string; catchUp?: 'latest' | 'skip'; enabled?: boolean; name?: string }) =>
-  services.automations.create({ name: 'job', prompt: 'do the thing', timezone: 'UTC', enabled: true, catchUp: 'latest', notify: 'default', ...fields });
+  services.automations.create({ name: 'job', prompt: 'do the thing', timezone: 'UTC', enabled: true, catchUp: 'latest', notify: 'default', memory: 'fresh', ...fields });
 
 const runsOf = (id: string) => store.runs.list({ sourceId: id, limit: 500 }).reverse();
 const scheduled = (id: string) => runsOf(id).map((run) => run.scheduledFor);

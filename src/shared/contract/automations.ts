@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { NotifyOverride } from './settings';
 import { cronProblem, isValidTimezone } from '../cron';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
-import { Run, RunStatus } from './runs';
+import { Memory, Run, RunStatus } from './runs';
 
 export const CronExpression = z.string().superRefine((value, ctx) => {
   const problem = cronProblem(value);
@@ -30,6 +30,7 @@ export const Automation = z.object({
   enabled: z.boolean(),
   catchUp: CatchUp,
   notify: NotifyOverride,
+  memory: Memory,
   instanceId: Id('ins'),
   threadId: Id('thr'),
   nextRuns: z.array(Timestamp).describe('The next 5 fire times; empty while disabled'),
@@ -48,6 +49,7 @@ export const AutomationCreate = z.strictObject({
   enabled: z.boolean().default(true),
   catchUp: CatchUp.default('latest'),
   notify: NotifyOverride.default('default'),
+  memory: Memory.default('fresh'),
   instanceId: z.string().optional().describe('Default: the default instance'),
 });
 
@@ -59,6 +61,7 @@ export const AutomationUpdate = z.strictObject({
   enabled: z.boolean().optional(),
   catchUp: CatchUp.optional(),
   notify: NotifyOverride.optional(),
+  memory: Memory.optional(),
   instanceId: z.string().optional(),
 });
 

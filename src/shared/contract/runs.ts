@@ -10,6 +10,12 @@ export const runSources = ['automation', 'webhook', 'chat', 'api'] as const;
 export const RunSource = z.enum(runSources);
 export type RunSource = z.infer<typeof RunSource>;
 
+export const memoryModes = ['fresh', 'continue'] as const;
+export const Memory = z
+  .enum(memoryModes)
+  .describe('"fresh": each run starts a new conversation with the agent; "continue": each run resumes the last one');
+export type Memory = z.infer<typeof Memory>;
+
 export const Run = z.object({
   id: Id('run'),
   instanceId: Id('ins'),
@@ -24,6 +30,8 @@ export const Run = z.object({
   finishedAt: Timestamp.nullable(),
   error: z.string().nullable(),
   stderr: z.string().nullable().describe("The end of what the agent wrote to stderr (at most 64 KiB), once it finished"),
+  sessionId: z.string().nullable().describe("The agent's own session this run used (a CLI's session id), once the agent named it"),
+  resumedSessionId: z.string().nullable().describe('The session this run resumed to continue its thread; null when it started fresh'),
 });
 export type Run = z.infer<typeof Run>;
 

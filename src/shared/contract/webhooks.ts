@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { NotifyOverride } from './settings';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
-import { RunStatus } from './runs';
+import { Memory, RunStatus } from './runs';
 
 export const payloadPlaceholder = '{{payload}}';
 export const maxTriggerBytes = 10_240;
@@ -38,6 +38,7 @@ export const Webhook = z.object({
   triggerUrl: z.string().describe('The local trigger URL'),
   publicTriggerUrl: z.string().nullable().describe('The trigger URL through the tunnel, while it is up'),
   notify: NotifyOverride,
+  memory: Memory,
   signature: z.object({ scheme: SignatureScheme }).nullable().describe('The signature check, if any; the secret is never shown'),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -49,6 +50,7 @@ export const WebhookCreate = z.strictObject({
   promptTemplate: PromptTemplate,
   enabled: z.boolean().default(true),
   notify: NotifyOverride.default('default'),
+  memory: Memory.default('fresh'),
   instanceId: z.string().optional().describe('Default: the default instance'),
   signature: SignatureInput.optional(),
 });
@@ -58,6 +60,7 @@ export const WebhookUpdate = z.strictObject({
   promptTemplate: PromptTemplate.optional(),
   enabled: z.boolean().optional(),
   notify: NotifyOverride.optional(),
+  memory: Memory.optional(),
   regenerateToken: z.boolean().optional().describe('true: a new token; the old trigger URL stops working at once'),
   instanceId: z.string().optional(),
   signature: SignatureInput.nullable().optional().describe('null: no signature check'),

@@ -81,12 +81,16 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
   }
 
   async function loop(): Promise<AgentExit> {
+    // It has no sessions of its own: a continued thread is its earlier turns, sent again.
+    const history = launch.history ?? [];
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: systemPrompt(launch.workspaceDir, tools) },
+      ...history.map((turn): ChatCompletionMessageParam => ({ role: turn.role, content: turn.content })),
       { role: 'user', content: launch.prompt },
     ];
     const usage = { input: 0, output: 0, reported: false };
-    emit({ type: 'system', text: `OpenAI-compatible agent started (${agent.model} at ${agent.baseUrl})`, raw: { model: agent.model, baseUrl: agent.baseUrl } });
+    const context = history.length > 0 ? `, continuing the thread: ${history.length} earlier ${history.length === 1 ? 'message' : 'messages'}` : '';
+    emit({ type: 'system', text: `OpenAI-compatible agent started (${agent.model} at ${agent.baseUrl}${context})`, raw: { model: agent.model, baseUrl: agent.baseUrl, historyMessages: history.length } });
     for (let step = 1; step <= maxSteps; step++) {
       const stream = await client.chat.completions.create(
         {

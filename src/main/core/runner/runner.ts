@@ -3,10 +3,11 @@
 // process tree. What the agent says is recorded as thread messages and activity lines; runs found
 // running at start were interrupted (and an automation's is queued once more).
 import fs from 'node:fs';
-import type { Message, Run, RunSource, RunStatus } from '../../../shared/contract';
+import type { AgentConfig, Message, Run, RunSource, RunStatus } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
 import { startOpenAiAgent } from '../agents/openai-agent';
+import { presets } from '../agents/presets';
 import type { Dispatch } from '../dispatch';
 import type { AgentEvent, AgentExit, AgentProcess } from '../agents/events';
 import type { Logger } from '../logger';
@@ -21,6 +22,13 @@ type MessageRole = Message['role'];
 
 /** A run's timeout when its agent sets none. */
 const defaultTimeoutSeconds = 30 * 60;
+
+/** How much of a thread's earlier turns the built-in agent is sent when it continues a thread. */
+const historyBudgetChars = 48_000;
+
+/** The preset whose own sessions continue a thread (a CLI that can resume); the built-in agent replays messages instead. */
+const sessionAgent = (agent: AgentConfig): string | undefined =>
+  agent.provider === 'command' && agent.preset !== 'custom' && presets[agent.preset].resume ? agent.preset : undefined;
 
 const labels: Record<RunSource, ActivityLabel> = { automation: 'cron', webhook: 'hook', chat: 'chat', api: 'api' };
 
@@ -90,9 +98,39 @@ export function createRunner(deps: RunnerDeps) {
     }
   }
 
+  /** Whether this run continues its thread's conversation: chats always; automations and webhooks when their memory says so. */
+  function continues(run: Run): boolean {
+    if (run.source === 'automation') return store.automations.get(run.sourceId ?? '')?.memory === 'continue';
+    if (run.source === 'webhook') return store.webhooks.get(run.sourceId ?? '')?.memory === 'continue';
+    return true;
+  }
+
+  /** The agent session the run resumes, if it continues a thread that has one for this agent. */
+  function sessionToResume(run: Run): string | null {
+    const agent = store.instances.get(run.instanceId)?.agent;
+    const kind = agent && sessionAgent(agent);
+    if (!kind || !continues(run)) return null;
+    return store.threads.session(run.threadId, run.instanceId, kind) ?? null;
+  }
+
+  function keepSession(run: Run, sessionId: string, at: string): void {
+    const agent = store.instances.get(run.instanceId)?.agent;
+    const kind = agent && sessionAgent(agent);
+    if (!kind) return;
+    store.runs.setSession(run.id, sessionId);
+    store.threads.setSession(run.threadId, run.instanceId, kind, sessionId, at);
+  }
+
   function record(run: Run, event: AgentEvent): void {
-    if (event.type === 'session') return; // kept per thread: being wired up
     const at = clock.now().toISOString();
+    if (event.type === 'session') {
+      void batcher
+        .write(() => {
+          if (store.instances.get(run.instanceId)) keepSession(run, event.id, at);
+        })
+        .catch((error: unknown) => logger.error({ err: error, runId: run.id }, 'could not keep the agent session'));
+      return;
+    }
     const { role, kind, text } = recordOf(event);
     void batcher
       .write(() => {
@@ -139,6 +177,8 @@ export function createRunner(deps: RunnerDeps) {
     const { agent } = instance;
     const launch = {
       prompt: run.prompt,
+      resumeSession: run.resumedSessionId ?? undefined,
+      history: agent.provider === 'openai' && continues(run) ? store.threads.turnsBefore(run.threadId, run.id, historyBudgetChars) : [],
       workspaceDir: instance.workspaceDir,
       env: { STEWARD_RUN_ID: run.id, STEWARD_INSTANCE_ID: instance.id },
       inputWaitMs: Number(store.settings.get('runner.inputWaitSeconds') ?? 10) * 1000,
@@ -176,14 +216,16 @@ export function createRunner(deps: RunnerDeps) {
         const next = store.runs.claimable(maxRunning() * 4).find((run) => !busy.has(run.instanceId));
         if (!next) break;
         const startedAt = clock.now().toISOString();
+        const resumed = sessionToResume(next);
         const claimed = store.transaction(() => {
-          if (!store.runs.claim(next.id, startedAt)) return false;
+          if (!store.runs.claim(next.id, startedAt, resumed)) return false;
           // The prompt is the run's first message, and its first activity line.
           store.threads.addMessage({ threadId: next.threadId, runId: next.id, role: 'user', content: next.prompt, createdAt: startedAt });
-          line(next, 'user', next.prompt, { type: 'run.started', runId: next.id, source: next.source, sourceId: next.sourceId, prompt: next.prompt });
+          line(next, 'user', next.prompt, { type: 'run.started', runId: next.id, source: next.source, sourceId: next.sourceId, prompt: next.prompt, resumedSessionId: resumed });
+          if (resumed !== null) line(next, 'system', `Continuing the agent's session ${resumed}`, { type: 'run.resumed', runId: next.id, sessionId: resumed });
           return true;
         });
-        if (claimed) launch({ ...next, status: 'running', startedAt });
+        if (claimed) launch({ ...next, status: 'running', startedAt, resumedSessionId: resumed });
       }
     } finally {
       pumping = false;

@@ -57,6 +57,7 @@ export function createAutomationsService(
           enabled: input.enabled,
           catchUp: input.catchUp,
           notify: input.notify,
+          memory: input.memory,
           lastFireAt: now,
           instanceId: instance.id,
           threadId,
@@ -83,6 +84,7 @@ export function createAutomationsService(
           enabled: patch.enabled ?? current.enabled,
           catchUp: patch.catchUp ?? current.catchUp,
           notify: patch.notify ?? current.notify,
+          memory: patch.memory ?? current.memory,
           instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
           updatedAt: now,
         };

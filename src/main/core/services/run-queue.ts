@@ -34,6 +34,8 @@ export function enqueueRun(store: Store, request: RunRequest, at: Date): Run {
     finishedAt: null,
     error: null,
     stderr: null,
+    sessionId: null,
+    resumedSessionId: null,
   };
   store.runs.insert(run, request.idempotencyKey ?? null);
   return run;

@@ -7,6 +7,7 @@ import createSecrets from './0005_create_secrets';
 import activitySequence from './0006_activity_sequence';
 import createWebSessions from './0007_create_web_sessions';
 import addNotifyOverride from './0008_add_notify_override';
+import threadSessions from './0009_thread_sessions';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const migrations: Migration[] = [
   { version: 6, name: '0006_activity_sequence', sql: activitySequence },
   { version: 7, name: '0007_create_web_sessions', sql: createWebSessions },
   { version: 8, name: '0008_add_notify_override', sql: addNotifyOverride },
+  { version: 9, name: '0009_thread_sessions', sql: threadSessions },
 ];

@@ -1,6 +1,6 @@
 // automations table <-> automation records (the read model adds nextRuns and the last run).
 import type Database from 'better-sqlite3';
-import type { NotifyOverride } from '../../../../shared/contract';
+import type { Memory, NotifyOverride } from '../../../../shared/contract';
 
 interface AutomationRow {
   id: string;
@@ -11,6 +11,7 @@ interface AutomationRow {
   enabled: number;
   catch_up: 'latest' | 'skip';
   notify: NotifyOverride;
+  memory: Memory;
   last_fire_at: string | null;
   instance_id: string;
   thread_id: string;
@@ -27,6 +28,7 @@ export interface AutomationRecord {
   enabled: boolean;
   catchUp: 'latest' | 'skip';
   notify: NotifyOverride;
+  memory: Memory;
   /** The last fire time the scheduler dealt with (ran or skipped); fires after it are still to come. */
   lastFireAt: string;
   instanceId: string;
@@ -45,6 +47,7 @@ function toRecord(row: AutomationRow): AutomationRecord {
     enabled: row.enabled === 1,
     catchUp: row.catch_up,
     notify: row.notify,
+    memory: row.memory,
     lastFireAt: row.last_fire_at ?? row.updated_at,
     instanceId: row.instance_id,
     threadId: row.thread_id,
@@ -53,8 +56,8 @@ function toRecord(row: AutomationRow): AutomationRecord {
   };
 }
 
-const columns = 'id, name, prompt, cron_expression, timezone, enabled, catch_up, notify, last_fire_at, instance_id, thread_id, created_at, updated_at';
-const values = '@id, @name, @prompt, @cronExpression, @timezone, @enabled, @catchUp, @notify, @lastFireAt, @instanceId, @threadId, @createdAt, @updatedAt';
+const columns = 'id, name, prompt, cron_expression, timezone, enabled, catch_up, notify, memory, last_fire_at, instance_id, thread_id, created_at, updated_at';
+const values = '@id, @name, @prompt, @cronExpression, @timezone, @enabled, @catchUp, @notify, @memory, @lastFireAt, @instanceId, @threadId, @createdAt, @updatedAt';
 
 export function createAutomationsRepository(db: Database.Database) {
   const list = db.prepare<[], AutomationRow>(`SELECT ${columns} FROM automations ORDER BY id`);
@@ -63,7 +66,7 @@ export function createAutomationsRepository(db: Database.Database) {
   // that delete to everything referencing the automation.
   const upsert = db.prepare(`INSERT INTO automations (${columns}) VALUES (${values})
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt = excluded.prompt, cron_expression = excluded.cron_expression,
-      timezone = excluded.timezone, enabled = excluded.enabled, catch_up = excluded.catch_up, notify = excluded.notify, last_fire_at = excluded.last_fire_at,
+      timezone = excluded.timezone, enabled = excluded.enabled, catch_up = excluded.catch_up, notify = excluded.notify, memory = excluded.memory, last_fire_at = excluded.last_fire_at,
       instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
   const setLastFire = db.prepare<[string, string]>('UPDATE automations SET last_fire_at = ? WHERE id = ?');
   const setAllLastFire = db.prepare<[string]>('UPDATE automations SET last_fire_at = ? WHERE enabled = 1');

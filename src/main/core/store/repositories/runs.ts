@@ -17,6 +17,8 @@ interface RunRow {
   finished_at: string | null;
   error: string | null;
   stderr: string | null;
+  session_id: string | null;
+  resumed_session_id: string | null;
 }
 
 function toRun(row: RunRow): Run {
@@ -34,6 +36,8 @@ function toRun(row: RunRow): Run {
     finishedAt: row.finished_at,
     error: row.error,
     stderr: row.stderr,
+    sessionId: row.session_id,
+    resumedSessionId: row.resumed_session_id,
   };
 }
 
@@ -44,7 +48,7 @@ export interface RunFilter {
   limit: number;
 }
 
-const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr';
+const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr, session_id, resumed_session_id';
 
 export function createRunsRepository(db: Database.Database, hooks: CommitHooks) {
   const changed = (runId: string) => {
@@ -80,7 +84,10 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
        AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.instance_id = i.id AND o.status = 'running')
      ORDER BY r.created_at, r.id LIMIT ?`,
   );
-  const claim = db.prepare<[string, string]>("UPDATE runs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'");
+  const claim = db.prepare<[string, string | null, string]>(
+    "UPDATE runs SET status = 'running', started_at = ?, resumed_session_id = ? WHERE id = ? AND status = 'queued'",
+  );
+  const setSession = db.prepare<[string, string]>('UPDATE runs SET session_id = ? WHERE id = ?');
   const finish = db.prepare<[string, string, string | null, string | null, string]>(
     'UPDATE runs SET status = ?, finished_at = ?, error = ?, stderr = ? WHERE id = ?',
   );
@@ -92,14 +99,19 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
   return {
     /** Queued runs whose instance is free (not stopped or still provisioning), oldest first. */
     claimable: (limit: number): Run[] => claimable.all(limit).map(toRun),
-    /** Marks a queued run running; false when it was no longer queued (cancelled meanwhile). */
-    claim(id: string, at: string): boolean {
-      const claimed = claim.run(at, id).changes === 1;
+    /** Marks a queued run running, resuming the agent session given; false when it was no longer queued (cancelled meanwhile). */
+    claim(id: string, at: string, resumedSessionId: string | null = null): boolean {
+      const claimed = claim.run(at, resumedSessionId, id).changes === 1;
       if (claimed) changed(id);
       return claimed;
     },
     finish(id: string, status: RunStatus, at: string, error: string | null, stderr: string | null): void {
       finish.run(status, at, error, stderr, id);
+      changed(id);
+    },
+    /** The agent named its session. */
+    setSession(id: string, sessionId: string): void {
+      setSession.run(sessionId, id);
       changed(id);
     },
     /** How many runs have this status, counting no further than `cap`. */

@@ -32,6 +32,18 @@ export function createThreadsRepository(db: Database.Database) {
   const insertMessage = db.prepare(
     'INSERT INTO messages (thread_id, run_id, role, content, created_at) VALUES (@threadId, @runId, @role, @content, @createdAt)',
   );
+  const getSession = db.prepare<[string, string, string], { session_id: string }>(
+    'SELECT session_id FROM thread_sessions WHERE thread_id = ? AND instance_id = ? AND agent = ?',
+  );
+  const setSession = db.prepare<[string, string, string, string, string]>(
+    `INSERT INTO thread_sessions (thread_id, instance_id, agent, session_id, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (thread_id, instance_id) DO UPDATE SET agent = excluded.agent, session_id = excluded.session_id, updated_at = excluded.updated_at`,
+  );
+  // Newest first, so that a budget keeps the latest turns.
+  const turnsBefore = db.prepare<[string, string], { role: 'user' | 'assistant'; content: string }>(
+    `SELECT role, content FROM messages WHERE thread_id = ? AND role IN ('user', 'assistant') AND (run_id IS NULL OR run_id <> ?)
+     ORDER BY seq DESC`,
+  );
   const page = db.prepare<[string, number, number], MessageRow>(
     'SELECT seq, run_id, role, content, created_at FROM messages WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?',
   );
@@ -56,6 +68,24 @@ export function createThreadsRepository(db: Database.Database) {
     },
     delete: (id: string): void => void removeThread.run(id),
     addMessage: (message: NewMessage): void => void insertMessage.run(message),
+    /** The session of `agent` (a preset such as claude-code) that continues this thread on this instance. */
+    session: (threadId: string, instanceId: string, agent: string): string | undefined => getSession.get(threadId, instanceId, agent)?.session_id,
+    setSession: (threadId: string, instanceId: string, agent: string, sessionId: string, at: string): void =>
+      void setSession.run(threadId, instanceId, agent, sessionId, at),
+    /**
+     * The thread's user and assistant turns before run `runId`, oldest first, as many of the newest
+     * as fit in `budgetChars` (the oldest are dropped first).
+     */
+    turnsBefore(threadId: string, runId: string, budgetChars: number): { role: 'user' | 'assistant'; content: string }[] {
+      const kept: { role: 'user' | 'assistant'; content: string }[] = [];
+      let used = 0;
+      for (const turn of turnsBefore.iterate(threadId, runId)) {
+        used += turn.content.length;
+        if (used > budgetChars) break;
+        kept.push(turn);
+      }
+      return kept.reverse();
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 // webhooks table <-> webhook records. Triggers find a webhook by the hash of its token.
 import type Database from 'better-sqlite3';
-import type { NotifyOverride, SignatureScheme } from '../../../../shared/contract';
+import type { Memory, NotifyOverride, SignatureScheme } from '../../../../shared/contract';
 
 interface WebhookRow {
   id: string;
@@ -9,6 +9,7 @@ interface WebhookRow {
   token: string;
   enabled: number;
   notify: NotifyOverride;
+  memory: Memory;
   signature_scheme: SignatureScheme | null;
   signature_secret: string | null;
   instance_id: string;
@@ -24,6 +25,7 @@ export interface WebhookRecord {
   token: string;
   enabled: boolean;
   notify: NotifyOverride;
+  memory: Memory;
   /** The signature check, with its secret sealed by the secret box; null when there is none. */
   signature: { scheme: SignatureScheme; sealedSecret: string } | null;
   instanceId: string;
@@ -40,6 +42,7 @@ function toRecord(row: WebhookRow): WebhookRecord {
     token: row.token,
     enabled: row.enabled === 1,
     notify: row.notify,
+    memory: row.memory,
     signature: row.signature_scheme && row.signature_secret ? { scheme: row.signature_scheme, sealedSecret: row.signature_secret } : null,
     instanceId: row.instance_id,
     threadId: row.thread_id,
@@ -48,7 +51,7 @@ function toRecord(row: WebhookRow): WebhookRecord {
   };
 }
 
-const columns = 'id, name, prompt_template, token, enabled, notify, signature_scheme, signature_secret, instance_id, thread_id, created_at, updated_at';
+const columns = 'id, name, prompt_template, token, enabled, notify, memory, signature_scheme, signature_secret, instance_id, thread_id, created_at, updated_at';
 
 export function createWebhooksRepository(db: Database.Database) {
   const list = db.prepare<[], WebhookRow>(`SELECT ${columns} FROM webhooks ORDER BY id`);
@@ -57,9 +60,9 @@ export function createWebhooksRepository(db: Database.Database) {
   // An upsert that updates in place: INSERT OR REPLACE would delete the row first and cascade
   // that delete to everything referencing the webhook.
   const upsert = db.prepare(`INSERT INTO webhooks (${columns}, token_hash)
-    VALUES (@id, @name, @promptTemplate, @token, @enabled, @notify, @signatureScheme, @signatureSecret, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)
+    VALUES (@id, @name, @promptTemplate, @token, @enabled, @notify, @memory, @signatureScheme, @signatureSecret, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt_template = excluded.prompt_template, token = excluded.token,
-      token_hash = excluded.token_hash, enabled = excluded.enabled, notify = excluded.notify, signature_scheme = excluded.signature_scheme,
+      token_hash = excluded.token_hash, enabled = excluded.enabled, notify = excluded.notify, memory = excluded.memory, signature_scheme = excluded.signature_scheme,
       signature_secret = excluded.signature_secret, instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
   const remove = db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?');
 
