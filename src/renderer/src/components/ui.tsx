@@ -1,7 +1,7 @@
 // Small building blocks every view uses: labelled fields with their API error, a two-step
 // confirmation, teaching empty states, status badges and avatars.
 import { type ReactElement, type ReactNode, cloneElement, useId, useState } from 'react';
-import type { NotifyOverride } from '../../../shared/contract';
+import type { Memory, NotifyOverride } from '../../../shared/contract';
 import { ApiError } from '../lib/api';
 
 /** Runs an action and keeps its error, so a form can show it next to the field it concerns. */
@@ -85,6 +85,18 @@ export function NotifyField({ value, onChange, error }: { value: NotifyOverride;
         <option value="all">Every run</option>
         <option value="failures">Only failures</option>
         <option value="none">Never</option>
+      </select>
+    </Field>
+  );
+}
+
+/** Whether each run of an automation or webhook continues the agent's last conversation. */
+export function MemoryField({ value, onChange, error }: { value: Memory; onChange: (value: Memory) => void; error?: string | undefined }) {
+  return (
+    <Field label="Memory" error={error} hint="Continue: each run resumes the agent's last conversation, so it remembers earlier runs.">
+      <select value={value} onChange={(event) => onChange(event.target.value as Memory)}>
+        <option value="fresh">Fresh: each run starts clean</option>
+        <option value="continue">Continue the last run's conversation</option>
       </select>
     </Field>
   );

@@ -1,10 +1,10 @@
 // Automations: the list with the next run and an enabled switch; create and edit with the cron
 // helper; run now; delete with confirmation.
 import { useState } from 'react';
-import type { Automation, NotifyOverride } from '../../../shared/contract';
+import type { Automation, Memory, NotifyOverride } from '../../../shared/contract';
 import { CronHelper, describeCron } from '../components/CronHelper';
 import { InstanceField, useDefaultInstanceId } from '../components/InstanceField';
-import { Badge, ConfirmButton, Empty, ErrorLine, Field, NotifyField, formatTime, useAction } from '../components/ui';
+import { Badge, ConfirmButton, Empty, ErrorLine, Field, MemoryField, NotifyField, formatTime, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
 
 const timezones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
@@ -19,9 +19,10 @@ function Editor({ automation, onDone }: { automation?: Automation; onDone: () =>
   const [timezone, setTimezone] = useState(automation?.timezone ?? localZone);
   const [instanceId, setInstanceId] = useState(automation?.instanceId ?? defaultInstanceId);
   const [notify, setNotify] = useState<NotifyOverride>(automation?.notify ?? 'default');
+  const [memory, setMemory] = useState<Memory>(automation?.memory ?? 'fresh');
   const action = useAction();
   const save = async () => {
-    const saved = await action.run(() => saveAutomation(automation?.id, { name, prompt, cronExpression, timezone, notify, ...(instanceId ? { instanceId } : {}) }));
+    const saved = await action.run(() => saveAutomation(automation?.id, { name, prompt, cronExpression, timezone, notify, memory, ...(instanceId ? { instanceId } : {}) }));
     if (saved) onDone();
   };
   return (
@@ -41,8 +42,9 @@ function Editor({ automation, onDone }: { automation?: Automation; onDone: () =>
         </select>
       </Field>
       <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} />
+      <MemoryField value={memory} onChange={setMemory} error={action.errorFor('memory')} />
       <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />
-      <ErrorLine message={action.generalError(['name', 'prompt', 'cronExpression', 'timezone', 'instanceId', 'notify'])} />
+      <ErrorLine message={action.generalError(['name', 'prompt', 'cronExpression', 'timezone', 'instanceId', 'notify', 'memory'])} />
       <div className="bar">
         <button className="primary" type="submit" disabled={action.busy}>{automation ? 'Save' : 'Create automation'}</button>
         <button type="button" onClick={onDone}>Cancel</button>

@@ -70,7 +70,10 @@ export function RunView({ id }: { id: string }) {
       <div className="bar">
         <h2 id="run-title">Run</h2>
         <Badge status={run.status} />
-        <span className="hint">{run.source} · queued {formatTime(run.createdAt)} · finished {formatTime(run.finishedAt)}</span>
+        <span className="hint">
+          {run.source} · queued {formatTime(run.createdAt)} · finished {formatTime(run.finishedAt)}
+          {run.sessionId && ` · session ${run.sessionId}${run.resumedSessionId ? ' (continued)' : ''}`}
+        </span>
         <span className="spacer" />
         {['queued', 'running'].includes(run.status) && <button className="danger" onClick={() => void action.run(() => cancelRun(run.id))}>Cancel</button>}
       </div>

@@ -2,9 +2,9 @@
 // curl example, a test payload, token regeneration that says the old URL dies, on/off, and the
 // recent deliveries (its runs).
 import { useState } from 'react';
-import type { NotifyOverride, Webhook } from '../../../shared/contract';
+import type { Memory, NotifyOverride, Webhook } from '../../../shared/contract';
 import { InstanceField, useDefaultInstanceId } from '../components/InstanceField';
-import { Badge, ConfirmButton, Empty, ErrorLine, Field, NotifyField, formatTime, useAction } from '../components/ui';
+import { Badge, ConfirmButton, Empty, ErrorLine, Field, MemoryField, NotifyField, formatTime, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
 
 function Editor({ webhook, onDone }: { webhook?: Webhook; onDone: () => void }) {
@@ -14,9 +14,10 @@ function Editor({ webhook, onDone }: { webhook?: Webhook; onDone: () => void }) 
   const [promptTemplate, setTemplate] = useState(webhook?.promptTemplate ?? 'A delivery arrived:\n\n{{payload}}');
   const [instanceId, setInstanceId] = useState(webhook?.instanceId ?? defaultInstanceId);
   const [notify, setNotify] = useState<NotifyOverride>(webhook?.notify ?? 'default');
+  const [memory, setMemory] = useState<Memory>(webhook?.memory ?? 'fresh');
   const action = useAction();
   const save = async () => {
-    const saved = await action.run(() => saveWebhook(webhook?.id, { name, promptTemplate, notify, ...(instanceId ? { instanceId } : {}) }));
+    const saved = await action.run(() => saveWebhook(webhook?.id, { name, promptTemplate, notify, memory, ...(instanceId ? { instanceId } : {}) }));
     if (saved) onDone();
   };
   return (
@@ -28,8 +29,9 @@ function Editor({ webhook, onDone }: { webhook?: Webhook; onDone: () => void }) 
         <textarea value={promptTemplate} onChange={(event) => setTemplate(event.target.value)} />
       </Field>
       <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} />
+      <MemoryField value={memory} onChange={setMemory} error={action.errorFor('memory')} />
       <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />
-      <ErrorLine message={action.generalError(['name', 'promptTemplate', 'instanceId', 'notify'])} />
+      <ErrorLine message={action.generalError(['name', 'promptTemplate', 'instanceId', 'notify', 'memory'])} />
       <div className="bar">
         <button className="primary" type="submit" disabled={action.busy}>{webhook ? 'Save' : 'Create webhook'}</button>
         <button type="button" onClick={onDone}>Cancel</button>
