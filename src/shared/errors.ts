@@ -28,6 +28,8 @@ export const errorStatus = {
   rate_limited: 429,
   internal_error: 500,
   queue_full: 503,
+  storage_full: 503,
+  storage_read_only: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

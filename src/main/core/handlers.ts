@@ -21,7 +21,11 @@ export interface HandlerMeta {
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
   const { automations, webhooks, instances, runs, apiKeys, scheduler, tunnel, runner, secrets, activity, settings } = services;
   return {
-    'health.get': () => ({ status: 'ok', version: meta.version, uptimeSeconds: Math.round((Date.now() - meta.startedAt) / 1000) }),
+    'health.get': () => {
+      const problem = services.storage.current();
+      const uptimeSeconds = Math.round((Date.now() - meta.startedAt) / 1000);
+      return problem ? { status: 'degraded', reason: `${problem.code}: ${problem.message}`, version: meta.version, uptimeSeconds } : { status: 'ok', version: meta.version, uptimeSeconds };
+    },
     'openapi.get': () => meta.openApiDocument(),
     'system.get': () => ({ system: { version: meta.version, dataDir: meta.dataDir, apiUrl: meta.apiUrl() } }),
 

@@ -6,7 +6,12 @@ export const healthOperations = {
   'health.get': defineOperation({
     name: 'health.get', method: 'GET', path: '/api/health', summary: 'Liveness',
     auth: false, status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
-    output: z.object({ status: z.literal('ok'), version: z.string(), uptimeSeconds: z.number() }),
+    output: z.object({
+      status: z.enum(['ok', 'degraded']).describe('degraded: Steward runs but cannot write (see reason)'),
+      reason: z.string().optional().describe('Why it is degraded'),
+      version: z.string(),
+      uptimeSeconds: z.number(),
+    }),
   }),
   'system.get': defineOperation({
     name: 'system.get', method: 'GET', path: '/api/system', summary: "This Steward: version, data folder, API address",

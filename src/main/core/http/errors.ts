@@ -4,6 +4,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { maxTriggerBytes } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../logger';
+import { storageErrorOf } from '../store/storage-condition';
 
 const fastifyCodes: Record<string, () => AppError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new AppError('unsupported_media_type', 'Send the request body as application/json.'),
@@ -17,6 +18,8 @@ const fastifyCodes: Record<string, () => AppError> = {
 
 export function toAppError(error: FastifyError | Error): AppError | undefined {
   if (error instanceof AppError) return error;
+  const storage = storageErrorOf(error);
+  if (storage) return storage;
   const code = (error as FastifyError).code;
   if (code && fastifyCodes[code]) return fastifyCodes[code]();
   const status = (error as FastifyError).statusCode;

@@ -42,7 +42,13 @@ export function createServices(context: ServiceContext) {
   });
   const activity = createActivityService(context);
   const apiKeys = createApiKeysService(context);
+  // Logged when it starts and when it ends, not once per refused request.
+  store.storage.onChange((problem) => {
+    if (problem) context.logger.error({ code: problem.code }, problem.message);
+    else context.logger.info('storage is writable again');
+  });
   return {
+    storage: store.storage,
     activity,
     settings: createSettingsService(context, runsQueued),
     live: createLiveEvents(context, activity),

@@ -13,12 +13,16 @@ import { createSettingsRepository } from './repositories/settings';
 import { createThreadsRepository } from './repositories/threads';
 import { createWebSessionsRepository } from './repositories/web-sessions';
 import { createWebhooksRepository } from './repositories/webhooks';
+import { createStorageCondition } from './storage-condition';
 
 export function openStore(file: string, options: OpenDatabaseOptions = {}) {
   const db = openDatabase(file, options);
   const hooks = createCommitHooks(db);
+  const storage = createStorageCondition();
   return {
     db,
+    /** Whether writes currently fail on a full or read-only disk. */
+    storage,
     /** Committed activity lines and run changes, for the live stream and the desktop app. */
     subscribe: (listener: Parameters<CommitHooks['subscribe']>[0]) => hooks.subscribe(listener),
     activity: createActivityRepository(db, hooks),
@@ -45,9 +49,11 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
         result = db.transaction(work).immediate();
       } catch (error) {
         hooks.rolledBack();
+        storage.failed(error);
         throw error;
       }
       hooks.committed();
+      storage.succeeded();
       return result;
     },
     /** Reads in one snapshot: writes committed meanwhile stay invisible until it ends. */
