@@ -8,6 +8,7 @@ import { CronHelper } from '../../src/renderer/src/components/CronHelper';
 import { filterActivity, noFilters } from '../../src/renderer/src/views/Activity';
 import { Automations } from '../../src/renderer/src/views/Automations';
 import { Webhooks } from '../../src/renderer/src/views/Webhooks';
+import { App } from '../../src/renderer/src/App';
 import type { ActivityEvent } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';
 import { connectStore, renderWith } from './harness';
@@ -86,5 +87,18 @@ describe('the activity filters', () => {
     expect(texts({ ...noFilters, instanceIds: ['ins_b'] })).toEqual(['assistant 20']);
     expect(texts({ ...noFilters, window: 'custom', from: '2026-11-21T11:00:00Z', to: '2026-11-21T11:45:00Z' })).toEqual(['tool 50', 'assistant 20']);
     expect(texts(noFilters)).toHaveLength(4);
+  });
+});
+
+describe('a full disk', () => {
+  it('shows a banner saying why nothing can be saved, gone once writes work again', async () => {
+    const { store, disconnect } = connectStore(t);
+    t.core.store.storage.failed(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }));
+    renderWith(store, <App />);
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/cannot save anything right now: storage_full: The disk holding Steward’s data folder is full/));
+    t.core.store.storage.succeeded();
+    await store.getState().loadHealth();
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    disconnect();
   });
 });

@@ -10,6 +10,8 @@ import { RunList, RunView, ThreadView } from './views/Runs';
 import { Settings } from './views/Settings';
 import { Webhooks } from './views/Webhooks';
 
+const healthPollMs = 15_000;
+
 const sections = [
   ['/activity', 'Activity'],
   ['/automations', 'Automations'],
@@ -40,10 +42,15 @@ function View({ path }: { path: string }) {
 }
 
 export function App() {
-  const { path, loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings } = useApp();
+  const { path, degraded, loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth } = useApp();
   useEffect(() => {
-    void Promise.all([loadAutomations(), loadWebhooks(), loadInstances(), loadRuns(), loadActivity(), loadSettings()]);
-  }, [loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings]);
+    void Promise.all([loadAutomations(), loadWebhooks(), loadInstances(), loadRuns(), loadActivity(), loadSettings(), loadHealth()]);
+  }, [loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth]);
+  useEffect(() => {
+    // A full disk comes and goes without an event of its own: ask now and then.
+    const timer = setInterval(() => void loadHealth().catch(() => undefined), healthPollMs);
+    return () => clearInterval(timer);
+  }, [loadHealth]);
   return (
     <div className="shell">
       <nav aria-label="Sections">
@@ -58,6 +65,11 @@ export function App() {
         )}
       </nav>
       <main>
+        {degraded && (
+          <div className="card error" role="alert">
+            Steward cannot save anything right now: {degraded}
+          </div>
+        )}
         <View path={path} />
       </main>
     </div>

@@ -8,6 +8,9 @@ export interface SettingsSlice {
   apiKeys: ApiKey[];
   paused: boolean;
   system: Output<'system.get'>['system'] | undefined;
+  /** Why Steward cannot write right now (a full disk), or undefined while it can. */
+  degraded: string | undefined;
+  loadHealth: () => Promise<void>;
   loadSettings: () => Promise<void>;
   updateSettings: (patch: SettingsPatch) => Promise<void>;
   createApiKey: (name: string) => Promise<string>;
@@ -20,6 +23,11 @@ export const settingsSlice: Slice<SettingsSlice> = (set, get) => ({
   apiKeys: [],
   paused: false,
   system: undefined,
+  degraded: undefined,
+  async loadHealth() {
+    const health = await get().client.call('health.get');
+    set({ degraded: health.status === 'degraded' ? (health.reason ?? 'Steward cannot write its data.') : undefined });
+  },
   async loadSettings() {
     const [{ settings }, { apiKeys }, { scheduler }, { system }] = await Promise.all([get().client.call('settings.get'), get().client.call('keys.list'), get().client.call('scheduler.get'), get().client.call('system.get')]);
     set({ settings, apiKeys, paused: scheduler.paused, system });
