@@ -106,7 +106,7 @@ describe('the built-in agent', () => {
     model.requests.length = 0;
     const second = await finished(await t.api('POST', '/api/runs', { instanceId: body.instance.id, prompt: 'what did I say?', threadId: first.threadId }));
     expect(second.status).toBe('succeeded');
-    const sent = model.requests[0]!.body.messages.map((m) => [m.role, m.content]);
+    const sent = model.requests[0].body.messages.map((m) => [m.role, m.content]);
     expect(sent.slice(1)).toEqual([
       ['user', 'remember tangerine'],
       ['assistant', 'Noted: tangerine.'],
