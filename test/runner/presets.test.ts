@@ -61,6 +61,7 @@ describe('codex', () => {
     expect(messages).toEqual([
       ['user', 'CI failed on main'],
       ['system', 'Codex started (thread 0199a213-81c0-7800-8aa1-bbab2a035a53)'],
+      ['system', 'Codex reasoning: **Looking at the log**'],
       ['tool', 'shell {"command":"bash -lc \'tail -n 2 ci.log\'"}'],
       ['tool', 'FAIL test/api.test.ts\n1 failed\n'],
       ['assistant', 'For "CI failed on main": one test fails in test/api.test.ts.'],
@@ -128,6 +129,6 @@ describe('opencode', () => {
 describe('a preset run without its flags', () => {
   it('fails, keeping what the CLI said on stderr', async () => {
     const { run } = await runOn('goose', 'goose.jsonl', ['--flag-steward-never-passes'], 'hello');
-    expect(run).toMatchObject({ status: 'failed', error: 'The agent exited with code 9.', stderr: 'missing flags: --flag-steward-never-passes\n' });
+    expect(run).toMatchObject({ status: 'failed', error: 'The agent exited with code 9: missing flags: --flag-steward-never-passes', stderr: 'missing flags: --flag-steward-never-passes\n' });
   });
 });
