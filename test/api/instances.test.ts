@@ -150,7 +150,8 @@ describe('instance lifecycle', () => {
   it('probes a preset CLI for its version; a missing command is an error with a reason', async () => {
     const bin = tempDir('steward-probe-');
     fs.writeFileSync(path.join(bin, 'claude'), '#!/bin/sh\n[ "$1" = "--version" ] && echo "2.1.3 (Claude Code)"\n', { mode: 0o755 });
-    const found = await create({ name: 'Claude here', agent: { provider: 'command', preset: 'claude-code', env: { PATH: bin } } });
+    // IS_SANDBOX: Claude Code refuses to run as root without it, and tests may run as root (probe.test.ts).
+    const found = await create({ name: 'Claude here', agent: { provider: 'command', preset: 'claude-code', env: { PATH: bin, IS_SANDBOX: '1' } } });
     expect(await settled(found.id)).toMatchObject({ status: 'running', imageTag: 'claude-code@2.1.3' });
 
     const missing = await create({ name: 'Claude gone', agent: { provider: 'command', preset: 'claude-code', env: { PATH: '/nonexistent' } } });

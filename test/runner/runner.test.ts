@@ -56,11 +56,11 @@ describe('a custom agent', () => {
     expect(activityOf(run.id)[0]).toMatchObject({ kind: 'user', label: 'cron' });
   });
 
-  it('fails with the exit code and keeps stderr; a missing command fails clearly', async () => {
+  it('fails with the exit code and its last stderr line, and keeps stderr; a missing command fails clearly', async () => {
     const failing = await instanceWith({ provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'echo partial; echo "it broke" >&2; exit 3'] });
     const { automation } = (await t.api('POST', '/api/automations', { name: 'f', prompt: 'p', cronExpression: '@yearly', instanceId: failing.id })).body;
     const run = await settled((await t.api('POST', `/api/automations/${automation.id}/run`)).body.run.id);
-    expect(run).toMatchObject({ status: 'failed', error: 'The agent exited with code 3.', stderr: 'it broke\n' });
+    expect(run).toMatchObject({ status: 'failed', error: 'The agent exited with code 3: it broke', stderr: 'it broke\n' });
 
     const missing = await instanceWith({ provider: 'command', preset: 'custom', command: 'no-such-agent-binary' });
     const { automation: other } = (await t.api('POST', '/api/automations', { name: 'm', prompt: 'p', cronExpression: '@yearly', instanceId: missing.id })).body;
@@ -84,8 +84,8 @@ describe('a custom agent', () => {
       const run = await settled((await t.api('POST', `/api/automations/${automation.id}/run`)).body.run.id);
       results.push({ run, seconds: (Date.now() - started) / 1000 });
     }
-    expect(results[0].run).toMatchObject({ status: 'failed', error: 'The agent exited with code 4.', stderr: 'no answer\n' });
-    expect(results[1].run).toMatchObject({ status: 'failed', error: 'The agent exited with code 5.' });
+    expect(results[0].run).toMatchObject({ status: 'failed', error: 'The agent exited with code 4: no answer', stderr: 'no answer\n' });
+    expect(results[1].run).toMatchObject({ status: 'failed', error: expect.stringMatching(/^The agent exited with code 5: .*tty/) });
     expect(results[1].run.stderr).toMatch(/tty/);
     expect(results[2].run).toMatchObject({ status: 'failed', error: 'The agent asked for input ("Allow the tool to write files? (y/n)") and a run cannot answer; give it its non-interactive or permission flags.' });
     expect(results[2].seconds).toBeLessThan(10);

@@ -1,16 +1,27 @@
-// Command agents: a CLI run in the instance's workspace as a child process in a process group of
-// its own, so a cancel or timeout ends everything it started. The `custom` preset takes any
+// Command agents: a CLI run in the instance's workspace as a child process in a session of its
+// own; a cancel, a timeout or the end of the run ends its whole process tree (process-tree.ts),
+// whatever sessions its descendants started. The `custom` preset takes any
 // command: the prompt goes to stdin unless an argument holds {prompt}; each stdout line is an
 // assistant line. Presets run their CLI with its non-interactive flags and parse its JSON event
 // stream. Either way the exit code decides success.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { AgentConfig } from '../../../shared/contract';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
 import { parseLine, presets } from './presets';
+import { processTree } from './process-tree';
 
 const maxStderrBytes = 64 * 1024;
 const killGraceMs = 5_000;
+/** After the CLI's own exit: how long its output may take to drain, and what it left behind to obey SIGTERM. */
+const drainMs = 2_000;
+const leftoverGraceMs = 1_000;
+/** How often the tree is looked at while the CLI runs, to remember descendants before their parents die. */
+const observeEveryMs = 1_000;
+/** Set in the CLI's environment, unique per run: on Linux, descendants that lost every parent link are found by it. */
+const treeMarker = 'STEWARD_PROCESS_TREE';
+const maxFailureChars = 300;
 
 type CommandAgent = Extract<AgentConfig, { provider: 'command' }>;
 
@@ -57,18 +68,33 @@ function commandLine(agent: CommandAgent, launch: AgentLaunch): CommandLine {
 /** Output left hanging on a question to a human: "Continue? [y/N]", "Password:", "Approve (y/n)". */
 const asksForInput = /(\[y\/n\]|\(y\/n\)|\(yes\/no\)|\?|password:|passphrase:)\s*$/i;
 
+/** Stack frames and runtime trailers say nothing about why a CLI gave up. */
+const stderrNoise = /^(at\s|Node\.js v\d|note: run with `RUST_BACKTRACE)/;
+
+/** The CLI's own last words on stderr: its last line that says something, cut to a sentence's length. */
+function lastWords(stderr: string): string | undefined {
+  // eslint-disable-next-line no-control-regex -- colour codes are control characters
+  const lines = stderr.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/).map((line) => line.trim());
+  const words = lines.findLast((line) => /\p{L}/u.test(line) && !stderrNoise.test(line));
+  if (words === undefined) return undefined;
+  return words.length > maxFailureChars ? `${words.slice(0, maxFailureChars - 1)}…` : words;
+}
+
 export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): AgentProcess {
   const { command, args, env, stdin, eventsFrom, endOfOutput } = commandLine(agent, launch);
+  const treeId = randomUUID();
   // detached: a process group of its own, and a new session without a controlling terminal, so
   // a CLI that opens /dev/tty to ask something gets an error instead of a human.
   const child = spawn(command, args, {
     cwd: launch.workspaceDir,
     // PWD too: CLIs such as OpenCode take their working folder from it, and would otherwise
     // inherit Steward's own.
-    env: { ...process.env, ...env, ...agent.env, ...launch.env, PWD: launch.workspaceDir },
+    env: { ...process.env, ...env, ...agent.env, ...launch.env, PWD: launch.workspaceDir, [treeMarker]: treeId },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
+  const tree = processTree(child, `${treeMarker}=${treeId}`);
+  const watch = setInterval(() => void tree.observe(), observeEveryMs).unref();
 
   // A run never waits for a human: stdin carries the prompt (or nothing) and is then closed.
   child.stdin.on('error', () => {}); // an agent that exits without reading its stdin
@@ -91,62 +117,63 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
   lines.on('line', (line) => {
     for (const event of eventsFrom(line)) launch.onEvent(event);
   });
-  const outputEnded = new Promise<void>((resolve) => lines.on('close', resolve));
+  const linesEnded = new Promise<void>((resolve) => lines.on('close', resolve));
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  let outputDone = false;
+  const outputEnded = Promise.all([linesEnded, closed]).then(() => {
+    outputDone = true;
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-maxStderrBytes);
   });
 
+  let stoppedAsking: string | undefined;
+  let killedByUs = false;
+  let ending: Promise<void> | undefined;
+
   const exited = new Promise<AgentExit>((resolve) => {
     child.on('error', (error: NodeJS.ErrnoException) => {
+      clearInterval(watch);
       const reason = error.code === 'ENOENT' ? `${command} was not found on PATH` : error.message;
-      resolve({ code: 127, signal: null, stderr: `${stderr}${reason}\n`, waitedForInput: undefined });
+      resolve({ code: 127, signal: null, stderr: `${stderr}${reason}\n`, waitedForInput: undefined, failure: `The agent could not start: ${reason}.` });
     });
-    let drain: NodeJS.Timeout | undefined;
-    child.on('close', (code, signal) => {
-      clearTimeout(drain);
-      clearTimeout(quiet);
-      void outputEnded.then(() => {
-        for (const event of endOfOutput()) launch.onEvent(event);
-        resolve({ code, signal, stderr, waitedForInput: stoppedAsking });
-      });
-    });
-    // Something it started in the background may hold its output open: after its exit, give the
-    // output a moment to drain, then end the whole group.
     child.on('exit', (code, signal) => {
-      drain = setTimeout(() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // the group is already gone
-        }
-        resolve({ code, signal, stderr, waitedForInput: stoppedAsking });
-      }, 2_000).unref();
+      clearInterval(watch);
+      clearTimeout(quiet);
+      void endOfRun().then(() => {
+        if (outputDone) for (const event of endOfOutput()) launch.onEvent(event);
+        const words = killedByUs || code === 0 ? undefined : lastWords(stderr);
+        const failure = words === undefined ? undefined : `The agent exited with ${signal ? `signal ${signal}` : `code ${code}`}: ${words}`;
+        resolve({ code, signal, stderr, waitedForInput: stoppedAsking, failure });
+      });
     });
   });
 
-  let stoppedAsking: string | undefined;
+  /** A run's end ends what it started: whatever of the tree outlived the CLI is ended before the run is over. */
+  async function endOfRun(): Promise<void> {
+    // Something it left in the background may hold its output open: give the output a moment to drain first.
+    await within(outputEnded, drainMs);
+    await ending;
+    await tree.end(leftoverGraceMs);
+    await within(outputEnded, 500); // what the last of them wrote
+  }
+
   function stop(): void {
     stoppedAsking = question;
     kill();
   }
   function kill(): void {
-    if (child.pid === undefined || child.exitCode !== null) return;
-    const group = -child.pid;
-    try {
-      process.kill(group, 'SIGTERM');
-    } catch {
-      return; // already gone
-    }
-    const hard = setTimeout(() => {
-      try {
-        process.kill(group, 'SIGKILL');
-      } catch {
-        // gone after SIGTERM
-      }
-    }, killGraceMs);
-    hard.unref();
-    void exited.then(() => clearTimeout(hard));
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null || ending) return;
+    killedByUs = true;
+    // The tree is looked at while the CLI still lives: once it dies its children lose their parent link.
+    ending = tree.end(killGraceMs);
   }
   return { exited, kill };
+}
+
+/** Waits for `promise`, but no longer than `ms`. */
+function within(promise: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
 }

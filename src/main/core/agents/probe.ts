@@ -1,6 +1,8 @@
 // Checks that an instance's agent can run before runs reach it, and names what runs it (the
 // instance's imageTag): a CLI found on PATH and its version asked for (`claude-code@2.1.3`,
 // `custom:cat`); an OpenAI-compatible endpoint reachable with the model listed (`ollama:qwen3:8b`).
+// A preset that cannot run as configured (Claude Code as root, a CLI that answers `--version` with
+// a usage error) is an error with the remedy, before a run finds out.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,14 +30,31 @@ export function findExecutable(command: string, searchPath: string | undefined):
   return undefined;
 }
 
-function askVersion(file: string, env: NodeJS.ProcessEnv, cwd: string): Promise<string | undefined> {
+/** What a CLI prints when it does not take the arguments it was given. */
+const usageError = /usage|unknown (option|argument|command|flag)|unrecogni[sz]ed|invalid (option|argument)|illegal option|unexpected argument/i;
+
+/** The CLI's version; `refusal` when it exits at once with a usage error instead, quoting it. */
+function askVersion(file: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ version?: string; refusal?: string }> {
   return new Promise((resolve) => {
     const child = execFile(file, ['--version'], { env, cwd, timeout: probeTimeoutMs, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
       const version = /\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/.exec(`${stdout}\n${stderr}`)?.[0];
-      resolve(error && !version ? undefined : version);
+      if (version !== undefined || !error) return resolve({ version });
+      const lines = stderr.split('\n').map((line) => line.trim()).filter(Boolean);
+      const exitedAtOnce = typeof error.code === 'number' && error.code !== 0 && !error.killed;
+      const said = lines.find((line) => usageError.test(line));
+      resolve(exitedAtOnce && said !== undefined ? { refusal: said.length > 300 ? `${said.slice(0, 299)}…` : said } : {});
     });
     child.stdin?.end();
   });
+}
+
+/** Why a preset cannot run under this environment, with the remedy; undefined when it can. */
+function refusalOf(preset: string, env: NodeJS.ProcessEnv): string | undefined {
+  // Claude Code checks this itself at every run and exits; say so now, with the way out.
+  if (preset === 'claude-code' && process.getuid?.() === 0 && env.IS_SANDBOX !== '1') {
+    return 'Claude Code refuses --dangerously-skip-permissions as root: set IS_SANDBOX=1 in the agent\'s env ({"env": {"IS_SANDBOX": "1"}}) if Steward runs in a sandbox or container, or run Steward as another user.';
+  }
+  return undefined;
 }
 
 async function probeCommand(agent: Extract<AgentConfig, { provider: 'command' }>, workspaceDir: string): Promise<ProbeResult> {
@@ -46,7 +65,10 @@ async function probeCommand(agent: Extract<AgentConfig, { provider: 'command' }>
   const file = findExecutable(command, env.PATH);
   if (!file) return { ok: false, reason: `${command} was not found on PATH; install it or set the agent's command to its full path.` };
   if (agent.preset === 'custom') return { ok: true, imageTag: `custom:${path.basename(command)}` };
-  const version = await askVersion(file, env, workspaceDir);
+  const refusal = refusalOf(agent.preset, env);
+  if (refusal !== undefined) return { ok: false, reason: refusal };
+  const { version, refusal: usage } = await askVersion(file, env, workspaceDir);
+  if (usage !== undefined) return { ok: false, reason: `${command} --version exited with a usage error: "${usage}"; check that the agent's command is the ${agent.preset} CLI.` };
   return { ok: true, imageTag: `${agent.preset}@${version ?? 'unknown'}` };
 }
 
