@@ -132,3 +132,11 @@ describe('a preset run without its flags', () => {
     expect(run).toMatchObject({ status: 'failed', error: 'The agent exited with code 9: missing flags: --flag-steward-never-passes', stderr: 'missing flags: --flag-steward-never-passes\n' });
   });
 });
+
+describe('a failure the stream reports', () => {
+  it('fails the run even when the CLI exits 0 (Gemini after an empty model response)', async () => {
+    const { run } = await runOn('gemini', 'gemini-empty-response.jsonl', ['--output-format', 'stream-json', '--yolo'], 'Say nothing');
+    expect(run.status).toBe('failed');
+    expect(run.error).toBe('Gemini failed: The model returned an empty response with no text or thoughts. This may be a transient API issue; please try again.');
+  });
+});

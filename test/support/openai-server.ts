@@ -17,6 +17,12 @@ export interface Turn {
   stall?: boolean;
   /** Answer with this HTTP status and an OpenAI error body instead. */
   status?: number;
+  /** Reasoning deltas (`reasoning_content`, as Ollama, vLLM and DeepSeek stream them), before the text. */
+  reasoning?: string[];
+  /** Why the reply ended (default `tool_calls` after tool calls, else `stop`). */
+  finishReason?: string;
+  /** The usage chunk's figures (default 100 prompt and 20 completion tokens). */
+  usage?: { prompt_tokens: number; completion_tokens: number };
 }
 
 export interface RecordedRequest {
@@ -73,14 +79,16 @@ export async function startOpenAiServer(): Promise<OpenAiServer> {
     const base = { id: `chatcmpl-${requests.length}`, object: 'chat.completion.chunk', created: 1763719200, model: request.body.model };
     sse(response, { ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
     if (turn.stall) return;
+    for (const piece of turn.reasoning ?? []) sse(response, { ...base, choices: [{ index: 0, delta: { reasoning_content: piece }, finish_reason: null }] });
     for (const piece of turn.text ?? []) sse(response, { ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
     (turn.toolCalls ?? []).forEach((call, index) => {
       const id = `call_${requests.length}_${index}`;
       sse(response, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: '' } }] }, finish_reason: null }] });
       for (const piece of call.argumentPieces) sse(response, { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: piece } }] }, finish_reason: null }] });
     });
-    sse(response, { ...base, choices: [{ index: 0, delta: {}, finish_reason: turn.toolCalls?.length ? 'tool_calls' : 'stop' }] });
-    sse(response, { ...base, choices: [], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } });
+    sse(response, { ...base, choices: [{ index: 0, delta: {}, finish_reason: turn.finishReason ?? (turn.toolCalls?.length ? 'tool_calls' : 'stop') }] });
+    const usage = turn.usage ?? { prompt_tokens: 100, completion_tokens: 20 };
+    sse(response, { ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
     response.end('data: [DONE]\n\n');
   }
 

@@ -114,8 +114,14 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
   child.stderr.on('data', heard);
 
   const lines = createInterface({ input: child.stdout });
+  // What the stream itself said of a failure: a CLI that exits 0 all the same still fails the run.
+  let reportedFailure: string | undefined;
+  const emit = (event: AgentEvent) => {
+    if (event.type === 'system' && event.failed) reportedFailure = event.text;
+    launch.onEvent(event);
+  };
   lines.on('line', (line) => {
-    for (const event of eventsFrom(line)) launch.onEvent(event);
+    for (const event of eventsFrom(line)) emit(event);
   });
   const linesEnded = new Promise<void>((resolve) => lines.on('close', resolve));
   const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
@@ -142,9 +148,11 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
       clearInterval(watch);
       clearTimeout(quiet);
       void endOfRun().then(() => {
-        if (outputDone) for (const event of endOfOutput()) launch.onEvent(event);
+        if (outputDone) for (const event of endOfOutput()) emit(event);
         const words = killedByUs || code === 0 ? undefined : lastWords(stderr);
-        const failure = words === undefined ? undefined : `The agent exited with ${signal ? `signal ${signal}` : `code ${code}`}: ${words}`;
+        const exitedWith = `The agent exited with ${signal ? `signal ${signal}` : `code ${code}`}`;
+        const why = words ?? (killedByUs ? undefined : reportedFailure);
+        const failure = code === 0 ? (killedByUs ? undefined : reportedFailure) : why && `${exitedWith}: ${why}`;
         resolve({ code, signal, stderr, waitedForInput: stoppedAsking, failure });
       });
     });

@@ -7,7 +7,8 @@ export type AgentEvent =
   | { type: 'assistant_chunk'; text: string; raw: unknown }
   | { type: 'tool_call'; name: string; input: unknown; raw: unknown }
   | { type: 'tool_result'; output: string; isError: boolean; raw: unknown }
-  | { type: 'system'; text: string; raw: unknown }
+  /** `failed`: the CLI's stream says the run failed, whatever its exit code (some exit 0 anyway). */
+  | { type: 'system'; text: string; raw: unknown; failed?: boolean }
   /** The CLI's own session id (Claude Code `session_id`, Codex `thread_id`, ...): a later run of the thread resumes it. */
   | { type: 'session'; id: string; raw: unknown };
 

@@ -21,6 +21,7 @@ function readable(message: unknown): string {
 }
 
 const system = (line: string, raw: unknown): AgentEvent => ({ type: 'system', text: line, raw });
+const failure = (line: string, raw: unknown): AgentEvent => ({ type: 'system', text: line, raw, failed: true });
 
 /** The call of an item that is a tool call: shown when it starts, so a long one shows while it runs. */
 function callOf(item: Raw, raw: Raw): AgentEvent | undefined {
@@ -135,7 +136,7 @@ function parser(): StreamParser {
         return [system(finished('Codex', describeUsage({ inputTokens: usage.input_tokens, outputTokens: usage.output_tokens })), raw)];
       }
       case 'turn.failed':
-        return [system(`Codex failed: ${readable(asRecord(raw.error).message)}`, raw)];
+        return [failure(`Codex failed: ${readable(asRecord(raw.error).message)}`, raw)];
       default:
         return [];
     }
@@ -146,7 +147,7 @@ function parser(): StreamParser {
     if (!heldError) return [];
     const { message, raw } = heldError;
     heldError = undefined;
-    if (next === undefined) return [system(`Codex failed: ${message}`, raw)];
+    if (next === undefined) return [failure(`Codex failed: ${message}`, raw)];
     if (next.type !== 'turn.failed') return [system(`Codex warning: ${message}`, raw)];
     return readable(asRecord(next.error).message) === message ? [] : [system(`Codex error: ${message}`, raw)];
   }

@@ -72,7 +72,7 @@ function parser(): StreamParser {
         const stats = asRecord(raw.stats);
         if (raw.status === 'error') {
           const why = readableFailure(text(asRecord(raw.error).message)) || lastError || 'unknown error';
-          return [{ type: 'system', text: `Gemini failed: ${why}`, raw }];
+          return [{ type: 'system', text: `Gemini failed: ${why}`, raw, failed: true }];
         }
         const models = modelsUsed(stats);
         const figures = describeUsage({ inputTokens: stats.input_tokens, outputTokens: stats.output_tokens, totalTokens: stats.total_tokens });
