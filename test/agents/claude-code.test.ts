@@ -1,0 +1,229 @@
+// Claude Code, for real: the pinned @anthropic-ai/claude-code run by the `claude-code` preset
+// through the Steward daemon, against a scripted Anthropic Messages API server on loopback, named
+// in the instance's env (ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY, as a user points Claude Code at
+// any Anthropic-compatible server; IS_SANDBOX=1 because the suite runs as root). One daemon and one
+// instance for all cases: a Write call into the workspace and its transcript and figures, a thread
+// that resumes the Claude session, an overloaded API that it retries (said live), and a cancel in
+// the middle of a Bash command.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Instance, Run } from '../../src/shared/contract';
+import { tempDir } from '../support/core';
+import { root } from '../support/processes';
+import { type AgentDaemon, processesMatching, startAgentDaemon } from './support';
+import { type AnthropicServer, type Usage, conversationText, startAnthropicServer } from './servers/anthropic';
+
+let agents: AgentDaemon;
+let model: AnthropicServer;
+let configDir: string;
+let claudeTmp: string;
+let instance: Instance;
+// A file name no other run on this machine writes, and a sleep no other process runs. The command
+// does not start with the sleep: Claude Code refuses a leading `sleep` of 25 s or more.
+const note = `note-claude-${process.pid}.txt`;
+const sleepCommand = `sleep 307.${process.pid}`;
+
+/** Claude Sonnet 4.5's list prices in dollars per million tokens, which Claude Code counts with. */
+const price = { input: 3, cacheWrite: 3.75, cacheRead: 0.3, output: 15 };
+
+beforeAll(async () => {
+  model = await startAnthropicServer();
+  configDir = tempDir('steward-claude-config-');
+  // Its temp folder (background output, probes) under the suite's, short: it holds sockets.
+  claudeTmp = tempDir('stw-cc-');
+  agents = await startAgentDaemon();
+  const env = {
+    ANTHROPIC_BASE_URL: model.baseUrl,
+    ANTHROPIC_API_KEY: 'test-key',
+    ANTHROPIC_MODEL: 'claude-sonnet-4-5',
+    IS_SANDBOX: '1',
+    CLAUDE_CONFIG_DIR: configDir,
+    CLAUDE_CODE_TMPDIR: claudeTmp,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+  };
+  const created = await agents.api('POST', '/api/instances', { name: 'Claude', agent: { provider: 'command', preset: 'claude-code', env } });
+  expect(created.status).toBe(201);
+  instance = await ready(created.body.instance.id);
+  expect(instance.status, JSON.stringify(instance)).not.toBe('error');
+});
+
+afterAll(async () => {
+  // A cancel that left the sleep behind must not outlive the suite.
+  for (const line of processesMatching(sleepCommand)) process.kill(Number(line.split(' ')[0]), 'SIGKILL');
+  await agents?.close();
+  await model?.close();
+  for (const dir of [configDir, claudeTmp]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function ready(id: string): Promise<Instance> {
+  for (const deadline = Date.now() + 30_000; ; ) {
+    const { instance } = (await agents.api('GET', `/api/instances/${id}`)).body as { instance: Instance };
+    if (instance.status !== 'provisioning') return instance;
+    if (Date.now() > deadline) throw new Error(`instance ${id} is still provisioning`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function send(prompt: string, threadId?: string): Promise<Run> {
+  const response = await agents.api('POST', '/api/runs', { instanceId: instance.id, prompt, ...(threadId ? { threadId } : {}) });
+  expect(response.status).toBe(202);
+  return response.body.run as Run;
+}
+
+async function linesOf(run: Run) {
+  return (await agents.activity(instance.id)).filter((line) => line.runId === run.id);
+}
+
+/** Polls the run's activity until a line passes `check`. */
+async function lineShows(run: Run, check: (line: { kind: string; displayText: string }) => boolean) {
+  for (const deadline = Date.now() + 60_000; ; ) {
+    const lines = await linesOf(run);
+    const found = lines.find(check);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no such line: ${JSON.stringify(lines)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Every file called `name` under `dir`. */
+function filesNamed(dir: string, name: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((entry) => path.basename(entry) === name).map((entry) => path.join(dir, entry));
+}
+
+/** "8,550 tokens in, 52 out, $0.0173, 2 turns" from what the server answered, as Steward should say it. */
+function figures(usages: Usage[], turns: number): string {
+  const sum = (pick: (usage: Usage) => number | undefined) => usages.reduce((total, usage) => total + (pick(usage) ?? 0), 0);
+  const [input, cacheWrite, cacheRead, output] = [sum((u) => u.input), sum((u) => u.cacheCreation), sum((u) => u.cacheRead), sum((u) => u.output)];
+  const cost = (input * price.input + cacheWrite * price.cacheWrite + cacheRead * price.cacheRead + output * price.output) / 1e6;
+  return `${(input + cacheWrite + cacheRead).toLocaleString('en-US')} tokens in, ${output.toLocaleString('en-US')} out, $${cost.toFixed(4)}, ${turns} turns`;
+}
+
+describe('claude-code', () => {
+  let first: Run;
+  const prompt = `Write hi into ${note}`;
+
+  it('writes with a relative path into the workspace, and the transcript shows the call, its result, the answer and the figures', async () => {
+    model.script([
+      { text: ['I will write the note.'], calls: [{ name: 'Write', input: { file_path: note, content: 'hi\n' } }], usage: { input: 1200, output: 40, cacheCreation: 3000 } },
+      { text: [`Wrote `, `${note}.`], usage: { input: 150, output: 12, cacheRead: 4200 } },
+    ]);
+    const before = model.turns().length;
+    first = await send(prompt);
+    const done = await agents.settled(first.id);
+    expect(done.status, JSON.stringify(done)).toBe('succeeded');
+
+    // The relative path landed in the workspace, and only there.
+    expect(fs.readFileSync(path.join(instance.workspaceDir, note), 'utf8')).toBe('hi\n');
+    expect([...filesNamed(agents.dataDir, note), ...filesNamed(configDir, note)]).toEqual([path.join(instance.workspaceDir, note)]);
+    expect(fs.existsSync(path.join(root, note))).toBe(false);
+
+    // What the model server saw: the key from the instance env, the prompt, Claude's tools, then the tool's result.
+    const [asked, answered] = model.turns().slice(before);
+    expect(asked.headers['x-api-key']).toBe('test-key');
+    expect(asked.body.model).toBe('claude-sonnet-4-5');
+    expect(asked.body.tools!.map((tool) => tool.name)).toEqual(expect.arrayContaining(['Bash', 'Write']));
+    expect(conversationText(asked)).toContain(prompt);
+    const result = answered.body.messages!.at(-1)!;
+    expect(JSON.stringify(result.content)).toMatch(/"type":"tool_result".*File created successfully/);
+    expect(model.unhandled).toEqual([]);
+
+    const finished = `Claude Code finished — ${figures([asked.usage!, answered.usage!], 2)}`;
+    expect(finished).toBe('Claude Code finished — 8,550 tokens in, 52 out, $0.0173, 2 turns');
+    const messages = (await agents.messages(first.threadId)).map((message) => [message.role, message.content]);
+    expect(messages).toEqual([
+      ['user', prompt],
+      ['system', 'Claude Code started (claude-sonnet-4-5)'],
+      ['assistant', 'I will write the note.'],
+      ['tool', `Write {"file_path":"${note}","content":"hi\\n"}`],
+      ['tool', expect.stringMatching(new RegExp(`^File created successfully at: ${note.replaceAll('.', '\\.')}`))],
+      ['assistant', `Wrote ${note}.`],
+      ['system', finished],
+    ]);
+    const lines = await linesOf(first);
+    expect(lines.map((line) => line.kind)).toEqual(['user', 'system', 'assistant', 'tool', 'tool', 'assistant', 'system', 'system']);
+    expect(lines.at(-2)!.displayText).toBe(finished);
+    expect(lines.at(-1)!.displayText).toMatch(/^Run succeeded after/);
+    // The session the CLI named, kept with the run for the thread to resume.
+    expect(done.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(asked.headers['x-claude-code-session-id']).toBe(done.sessionId);
+  });
+
+  it('continues the thread in the same Claude session: the model sees the first prompt and answer', async () => {
+    model.script([{ text: ['You asked for a note; I wrote it.'], usage: { input: 2000, output: 9 } }]);
+    const before = model.turns().length;
+    const second = await send('What did I ask you before?', first.threadId);
+    const done = await agents.settled(second.id);
+    expect(done.status, JSON.stringify(done)).toBe('succeeded');
+
+    const [asked] = model.turns().slice(before);
+    const seen = conversationText(asked);
+    expect(seen).toContain(prompt);
+    expect(seen).toContain(`Wrote ${note}.`);
+    expect(seen).toContain('What did I ask you before?');
+    const firstRun = (await agents.api('GET', `/api/runs/${first.id}`)).body.run as Run;
+    expect(done.resumedSessionId).toBe(firstRun.sessionId);
+    expect(done.sessionId).toBe(firstRun.sessionId);
+    expect(asked.headers['x-claude-code-session-id']).toBe(firstRun.sessionId);
+    const texts = (await linesOf(second)).map((line) => line.displayText);
+    // This run's own cost: the CLI's total_cost_usd counts the whole session on a resume.
+    expect(texts).toContain(`Claude Code finished — ${figures([asked.usage!], 1)}`);
+    const messages = await agents.messages(first.threadId);
+    expect(messages.at(-2)).toMatchObject({ role: 'assistant', content: 'You asked for a note; I wrote it.', runId: second.id });
+  });
+
+  it('fails a run whose session is gone, saying why, and the thread’s next run starts a new session', async () => {
+    const start = await agents.settled((await send('Remember plum')).id);
+    expect(start.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    // Claude Code keeps a session as <config>/projects/<workspace path>/<id>.jsonl.
+    const [transcript] = filesNamed(configDir, `${start.sessionId}.jsonl`);
+    fs.rmSync(transcript);
+
+    const refused = await agents.settled((await send('Which fruit?', start.threadId)).id);
+    expect(refused).toMatchObject({ status: 'failed', resumedSessionId: start.sessionId, error: `The agent exited with code 1: No conversation found with session ID: ${start.sessionId}` });
+    const texts = (await linesOf(refused)).map((line) => line.displayText);
+    expect(texts).toContain(`Claude Code failed: No conversation found with session ID: ${start.sessionId} — 0 tokens in, 0 out, $0.0000, 0 turns`);
+
+    const fresh = await agents.settled((await send('Which fruit, then?', start.threadId)).id);
+    expect(fresh).toMatchObject({ status: 'succeeded', resumedSessionId: null });
+    expect(fresh.sessionId).not.toBe(start.sessionId);
+  });
+
+  it('says, while it waits, that it retries an overloaded API (HTTP 529), and the run goes on and succeeds', async () => {
+    let seen = () => {};
+    const retrySeen = new Promise<void>((resolve) => (seen = resolve));
+    // The retried request is answered only once the retry line is in the activity: it came live.
+    model.script([{ status: 529 }, { text: ['Recovered.'], after: retrySeen }]);
+    const run = await send('Say something despite the load');
+    const retry = await lineShows(run, (line) => line.displayText.startsWith('Claude Code is retrying'));
+    seen();
+    expect(retry).toMatchObject({ kind: 'system', displayText: expect.stringMatching(/^Claude Code is retrying \(attempt 1\/10 in \d+\.\d s\): the API is overloaded \(HTTP 529\)$/) });
+    const done = await agents.settled(run.id);
+    expect(done.status, JSON.stringify(done)).toBe('succeeded');
+    const texts = (await linesOf(run)).map((line) => line.displayText);
+    expect(texts.indexOf(retry.displayText)).toBeLessThan(texts.indexOf('Recovered.'));
+    expect(texts.filter((text) => /Claude Code failed|API Error/.test(text))).toEqual([]);
+  });
+
+  it('shows a long command while it runs, and cancel ends the run and the command', async () => {
+    model.script([{ calls: [{ name: 'Bash', input: { command: `echo waiting && ${sleepCommand}`, description: 'Wait a long while' } }] }]);
+    const run = await send('Wait a long while');
+    await lineShows(run, (line) => line.kind === 'tool' && line.displayText.includes(sleepCommand));
+    expect((await agents.api('GET', `/api/runs/${run.id}`)).body.run.status).toBe('running');
+    for (const deadline = Date.now() + 10_000; processesMatching(sleepCommand).length === 0; ) {
+      if (Date.now() > deadline) throw new Error('the command never started');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    expect((await agents.api('POST', `/api/runs/${run.id}/cancel`)).status).toBe(202);
+    const done = await agents.settled(run.id, 10_000);
+    expect(done.status).toBe('cancelled');
+    for (const deadline = Date.now() + 10_000; processesMatching(sleepCommand).length > 0 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(processesMatching(sleepCommand)).toEqual([]);
+  });
+});
