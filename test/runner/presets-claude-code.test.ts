@@ -57,7 +57,7 @@ describe('claude code stream', () => {
       // The background command's notice wakes the model for one more turn, in the same process.
       'system Claude Code background task completed: Background command "Background echo" completed (exit code 0)',
       'assistant The background echo finished.',
-      'system Claude Code finished — 4,790 tokens in, 9 out, $0.0018, 1 turns',
+      'system Claude Code finished — 4,790 tokens in, 9 out, $0.0018, 1 turn',
     ]);
   });
 
@@ -86,7 +86,7 @@ describe('claude code stream', () => {
       'session f08c10bf-5735-4247-a6a7-fe868fb84c3f',
       'system Claude Code started (claude-opus-5-5)',
       'system Claude Code: API Error: 400 scripted invalid_request_error (400)',
-      'system Claude Code failed — 0 tokens in, 0 out, $0.0000, 1 turns',
+      'system Claude Code failed — 0 tokens in, 0 out, $0.0000, 1 turn',
     ]);
   });
 
@@ -104,7 +104,7 @@ describe('claude code stream', () => {
       'session 6346bcb3-b224-489c-b90a-06e85757f8f3',
       'system Claude Code started (claude-opus-5-5)',
       'assistant You asked for a note.',
-      'system Claude Code finished — 100 tokens in, 10 out, $0.0006, 1 turns',
+      'system Claude Code finished — 100 tokens in, 10 out, $0.0006, 1 turn',
     ]);
   });
 

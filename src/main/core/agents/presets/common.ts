@@ -72,7 +72,7 @@ export function describeUsage(figures: { costUsd?: unknown; inputTokens?: unknow
   if (typeof figures.outputTokens === 'number') parts.push(`${count(figures.outputTokens)} out`);
   if (typeof figures.totalTokens === 'number' && parts.length === 0) parts.push(`${count(figures.totalTokens)} tokens`);
   if (typeof figures.costUsd === 'number') parts.push(`$${figures.costUsd.toFixed(4)}`);
-  if (typeof figures.turns === 'number') parts.push(`${figures.turns} turns`);
+  if (typeof figures.turns === 'number') parts.push(`${figures.turns} ${figures.turns === 1 ? 'turn' : 'turns'}`);
   return parts.join(', ');
 }
 
