@@ -99,7 +99,7 @@ function figures(usages: Usage[], turns: number): string {
   const sum = (pick: (usage: Usage) => number | undefined) => usages.reduce((total, usage) => total + (pick(usage) ?? 0), 0);
   const [input, cacheWrite, cacheRead, output] = [sum((u) => u.input), sum((u) => u.cacheCreation), sum((u) => u.cacheRead), sum((u) => u.output)];
   const cost = (input * price.input + cacheWrite * price.cacheWrite + cacheRead * price.cacheRead + output * price.output) / 1e6;
-  return `${(input + cacheWrite + cacheRead).toLocaleString('en-US')} tokens in, ${output.toLocaleString('en-US')} out, $${cost.toFixed(4)}, ${turns} turns`;
+  return `${(input + cacheWrite + cacheRead).toLocaleString('en-US')} tokens in, ${output.toLocaleString('en-US')} out, $${cost.toFixed(4)}, ${turns} ${turns === 1 ? 'turn' : 'turns'}`;
 }
 
 describe('claude-code', () => {
