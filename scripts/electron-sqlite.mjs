@@ -1,7 +1,9 @@
-// Builds better-sqlite3 for Electron's ABI into out/native/, for `npm start` and `npm run dev`.
-// The Node build in node_modules is left alone: the tests and `steward serve` run on it. This is
-// never run from install scripts: it needs the network (a prebuilt binary from GitHub, or
-// Electron's headers from electronjs.org), which a plain `npm install` must not.
+// Builds better-sqlite3 for Electron's ABI into out/native/electron-<abi>/better_sqlite3.node, for
+// `npm start`, `npm run dev` and `npm run dist` (the package carries this file, unpacked from
+// app.asar; src/main/app-paths.ts finds it in both layouts). The Node build in node_modules is
+// left alone: the tests and `steward serve` run on it. This is never run from install scripts: it
+// needs the network (a prebuilt binary from GitHub, or Electron's headers from electronjs.org),
+// which a plain `npm install` must not.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,7 +14,7 @@ const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');
 const electronVersion = require('electron/package.json').version;
 const abi = fs.readFileSync(path.join(path.dirname(require.resolve('electron/package.json')), 'abi_version'), 'utf8').trim();
-const target = path.join(root, 'out', 'native', `better_sqlite3-electron-${abi}.node`);
+const target = path.join(root, 'out', 'native', `electron-${abi}`, 'better_sqlite3.node');
 
 if (fs.existsSync(target)) process.exit(0);
 

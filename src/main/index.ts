@@ -1,32 +1,38 @@
-// Electron entry: one instance; the core on the user's data folder starts with the app and closes
-// cleanly on quit; the window (closing it keeps Steward in the tray), the tray, notifications,
-// launch at login, and the IPC router.
+// Electron entry: one instance; the core on the user's data folder (the same one `steward serve`
+// and the CLI use) starts with the app and closes cleanly on quit, or an error box says why it could
+// not start; the window (closing it keeps Steward in the tray), the tray, notifications, launch at
+// login, web permissions refused, and the IPC router.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import { ipcChannels } from '../shared/bridge';
-import { type Core, createCore } from './core';
+import { type AppLayout, electronSqliteBinding, trayIconDir } from './app-paths';
+import { type AppPages, isAppUrl } from './app-url';
+import { type Core, createCore, defaultPort } from './core';
+import { resolveDataDir } from './core/data-dir';
 import { registerIpc } from './ipc';
+import { applyLaunchAtLogin, startedAtLogin } from './launch-at-login';
 import { notifyFinishedRuns } from './notifications';
+import { allowPermission } from './permissions';
+import { startupErrorMessage } from './startup-error';
 import { createTray } from './tray';
 import type { TrayAction } from './tray-menu';
-import { isAppUrl } from './app-url';
 import { createMainWindow } from './window';
+
+/** electron-builder.yml's appId: Windows ties notifications and the taskbar to it. */
+const appId = 'dev.steward.app';
 
 let core: Core | undefined;
 let window: BrowserWindow | undefined;
 let quitting = false;
 const cleanups: (() => void)[] = [];
 
-/** better-sqlite3 built for this Electron's ABI by scripts/electron-sqlite.mjs (`npm start`). */
-function electronSqliteBinding(): string | undefined {
-  const file = join(app.getAppPath(), 'out', 'native', `better_sqlite3-electron-${process.versions.modules}.node`);
-  return existsSync(file) ? file : undefined;
-}
+const pages: AppPages = { rendererIndex: join(__dirname, '../renderer/index.html'), devServerUrl: process.env.ELECTRON_RENDERER_URL };
+const layout = (): AppLayout => ({ appPath: app.getAppPath(), resourcesPath: process.resourcesPath, isPackaged: app.isPackaged, abi: process.versions.modules });
 
 function showWindow(path?: string): void {
   if (!window || window.isDestroyed()) {
-    window = createMainWindow();
+    window = createMainWindow(pages);
     // Closing the window hides it: Steward keeps running in the tray until Quit.
     window.on('close', (event) => {
       if (quitting) return;
@@ -54,45 +60,57 @@ function act(action: TrayAction): void {
 
 function followLaunchAtLogin(running: Core): void {
   let wanted: boolean | undefined;
+  const target = { execPath: process.execPath, isPackaged: app.isPackaged, appPath: app.getAppPath(), appImage: process.env.APPIMAGE };
   const apply = () => {
     const next = running.services.settings.get().desktop.launchAtLogin;
     if (next === wanted) return;
     wanted = next;
-    app.setLoginItemSettings({ openAtLogin: next });
+    try {
+      applyLaunchAtLogin(next, process.platform, target, app);
+    } catch (error) {
+      console.error('Could not change launch at login:', error);
+    }
   };
   apply();
   const timer = setInterval(apply, 5_000);
   cleanups.push(() => clearInterval(timer));
 }
 
+function refusePermissions(): void {
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) => callback(allowPermission(permission, details.requestingUrl, pages)));
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, _origin, details) => allowPermission(permission, details.requestingUrl, pages));
+}
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
+  if (process.platform === 'win32') app.setAppUserModelId(appId);
   app.on('second-instance', () => showWindow());
+  const dataDir = resolveDataDir(undefined);
+  const port = Number(process.env.STEWARD_PORT || defaultPort);
 
   app
     .whenReady()
     .then(async () => {
-      core = await createCore({
-        dataDir: process.env.STEWARD_DATA_DIR ?? join(app.getPath('userData'), 'data'),
-        port: Number(process.env.STEWARD_PORT ?? 7321),
-        nativeBinding: electronSqliteBinding(),
-      });
+      refusePermissions();
+      core = await createCore({ dataDir, port, nativeBinding: electronSqliteBinding(layout(), existsSync) });
       const running = core;
-      cleanups.push(registerIpc(ipcMain, { dispatch: running.dispatch, isAppUrl: (url) => isAppUrl(url, process.env.ELECTRON_RENDERER_URL), onError: (error) => console.error(error) }));
+      cleanups.push(registerIpc(ipcMain, { dispatch: running.dispatch, isAppUrl: (url) => isAppUrl(url, pages), onError: (error) => console.error(error) }));
       cleanups.push(
         running.services.live.subscribe((event) => {
           if (window && !window.isDestroyed()) window.webContents.send(ipcChannels.event, event);
         }),
       );
-      cleanups.push(createTray(running, join(app.getAppPath(), 'resources', 'trayTemplate.png'), act));
+      cleanups.push(createTray(running, trayIconDir(layout()), act));
       cleanups.push(notifyFinishedRuns(running, (runId) => showWindow(`/runs/${runId}`)));
       followLaunchAtLogin(running);
-      showWindow();
+      if (!startedAtLogin(process.argv, () => app.getLoginItemSettings().wasOpenedAtLogin, process.platform)) showWindow();
       app.on('activate', () => showWindow());
     })
     .catch((error: unknown) => {
       console.error('Steward could not start:', error);
+      const { title, content } = startupErrorMessage(error, { port, dataDir });
+      dialog.showErrorBox(title, content);
       app.exit(1);
     });
 

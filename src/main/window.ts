@@ -1,11 +1,10 @@
-// The main window: sandboxed renderer, no Node, navigation and new windows refused.
+// The main window: sandboxed renderer, no Node; it shows the app's own page only (navigation,
+// redirects, webviews and new windows elsewhere refused; https links open in the browser).
 import { BrowserWindow, shell } from 'electron';
 import { join } from 'node:path';
-import { isAppUrl } from './app-url';
+import { type AppPages, isAppUrl } from './app-url';
 
-
-export function createMainWindow(): BrowserWindow {
-  const devServerUrl = process.env.ELECTRON_RENDERER_URL;
+export function createMainWindow(pages: AppPages): BrowserWindow {
   const window = new BrowserWindow({
     width: 1200,
     height: 800,
@@ -16,6 +15,7 @@ export function createMainWindow(): BrowserWindow {
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
+      webviewTag: false,
     },
   });
   window.once('ready-to-show', () => window.show());
@@ -23,10 +23,13 @@ export function createMainWindow(): BrowserWindow {
     if (url.startsWith('https://')) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  window.webContents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url, devServerUrl)) event.preventDefault();
-  });
-  if (devServerUrl) void window.loadURL(devServerUrl);
-  else void window.loadFile(join(__dirname, '../renderer/index.html'));
+  const stayHome = (event: { preventDefault(): void }, url: string) => {
+    if (!isAppUrl(url, pages)) event.preventDefault();
+  };
+  window.webContents.on('will-navigate', stayHome);
+  window.webContents.on('will-redirect', stayHome);
+  window.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  if (pages.devServerUrl) void window.loadURL(pages.devServerUrl);
+  else void window.loadFile(pages.rendererIndex);
   return window;
 }

@@ -15,9 +15,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 function wired() {
-  const electron = fakeElectron('file:///opt/Steward/resources/app.asar/out/renderer/index.html');
+  const electron = fakeElectron('file:///opt/Steward/resources/app.asar/out/renderer/index.html#/activity');
   const errors: unknown[] = [];
-  const unregister = registerIpc(electron.ipcMain, { dispatch: t.core.dispatch, isAppUrl: (url) => isAppUrl(url, undefined), onError: (error) => errors.push(error) });
+  const pages = { rendererIndex: '/opt/Steward/resources/app.asar/out/renderer/index.html' };
+  const unregister = registerIpc(electron.ipcMain, { dispatch: t.core.dispatch, isAppUrl: (url) => isAppUrl(url, pages), onError: (error) => errors.push(error) });
   electron.contextBridge.exposeInMainWorld('steward', createBridge(electron.ipcRenderer, 'linux'));
   const bridge = electron.world.steward as ReturnType<typeof createBridge>;
   return { electron, bridge, unregister, errors };
@@ -47,9 +48,12 @@ describe('the IPC bridge', () => {
     // Straight at the channel, past the preload: main still checks the name and the shape.
     expect(await electron.ipcRenderer.invoke(ipcChannels.call, { name: 'events.stream', input: {} })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await electron.ipcRenderer.invoke(ipcChannels.call, 'automations.list')).toMatchObject({ ok: false, error: { code: 'invalid_body' } });
-    // A page that is not the app's (a navigation that slipped through, an iframe) is refused.
-    electron.frame.url = 'https://evil.example/';
-    expect(await bridge.call('keys.list', {})).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    // A page that is not the app's (a navigation that slipped through, an iframe, another local
+    // file) is refused.
+    for (const url of ['https://evil.example/', 'file:///home/me/Downloads/page.html', 'file:///opt/Steward/resources/app.asar/out/renderer/other.html']) {
+      electron.frame.url = url;
+      expect(await bridge.call('keys.list', {})).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    }
     unregister();
     await expect(electron.ipcRenderer.invoke(ipcChannels.call, { name: 'health.get', input: {} })).rejects.toThrow('No handler registered');
   });

@@ -1,36 +1,60 @@
-// The desktop shell's pure parts: the tray menu from state, the notification policy, and which
-// URLs the window may load.
+// The desktop shell's pure parts: the tray menu and icon from state, the notification policy,
+// which URLs the window may load and which permissions it gets, and the error box at start.
 import { describe, expect, it } from 'vitest';
 import { notificationFor, shouldNotify } from '../../src/main/notify-policy';
-import { relative, trayMenu, trayTooltip } from '../../src/main/tray-menu';
+import { ago, relative, runLabel, trayIconFile, trayMenu, trayTooltip, type TrayRun } from '../../src/main/tray-menu';
 import { isAppUrl } from '../../src/main/app-url';
-import type { ActivityEvent, Run } from '../../src/shared/contract';
+import { allowPermission } from '../../src/main/permissions';
+import { startupErrorMessage } from '../../src/main/startup-error';
+import { DataDirInUseError } from '../../src/main/core/data-lock';
+import type { Run } from '../../src/shared/contract';
 
 const now = new Date('2026-11-21T10:00:00.000Z');
-const line = (n: number, runId: string | null = `run_${n}`): ActivityEvent => ({
-  instanceId: 'ins_1', instanceName: 'Homelab', avatarUrl: '', label: 'cron', kind: 'assistant', timestamp: now.toISOString(), displayText: `line ${n}`, raw: '{}', line: n, runId,
-});
+const minutesAgo = (m: number) => new Date(now.getTime() - m * 60_000).toISOString();
+const trayRun = (n: number, status: Run['status'] = 'succeeded', finishedAt: string | null = minutesAgo(n)): TrayRun => ({ id: `run_${n}`, title: `Automation ${n}`, status, finishedAt });
 const run = (status: Run['status'], extra: Partial<Run> = {}): Run => ({
   id: 'run_1', instanceId: 'ins_1', threadId: 'thr_1', source: 'automation', sourceId: 'aut_1', status, prompt: 'Summarise the night', scheduledFor: null,
   createdAt: now.toISOString(), startedAt: now.toISOString(), finishedAt: now.toISOString(), error: null, stderr: null, sessionId: null, resumedSessionId: null, ...extra,
 });
 
 describe('the tray menu', () => {
-  it('shows runs, the next fire, the last 5 events newest first, pause, open and quit', () => {
-    const menu = trayMenu({ running: 2, queued: 3, paused: false, nextFire: { at: '2026-11-21T10:25:00.000Z', name: 'Nightly digest' }, recent: [1, 2, 3, 4, 5, 6].map((n) => line(n)) }, now);
+  it('shows runs, the next fire, the last 5 runs newest first, pause, open and quit', () => {
+    const recent = [trayRun(1, 'running', null), trayRun(2, 'failed'), trayRun(90, 'timed_out'), trayRun(3000), trayRun(5, 'queued', null), trayRun(6)];
+    const menu = trayMenu({ running: 2, queued: 3, paused: false, nextFire: { at: '2026-11-21T10:25:00.000Z', name: 'Nightly digest' }, recent }, now);
     const labels = menu.map((item) => ('label' in item ? item.label : '—'));
-    expect(labels).toEqual(['2 runs running, 3 queued', 'Next: Nightly digest in 25 min', '—', 'Homelab: line 6', 'Homelab: line 5', 'Homelab: line 4', 'Homelab: line 3', 'Homelab: line 2', '—', 'Pause all automations', 'Open Steward', '—', 'Quit Steward']);
-    expect(menu[3]).toMatchObject({ enabled: true, action: { kind: 'openRun', runId: 'run_6' } });
+    expect(labels).toEqual([
+      '2 runs running, 3 queued',
+      'Next: Nightly digest in 25 min',
+      '—',
+      'Automation 1 — running',
+      'Automation 2 — failed 2 min ago',
+      'Automation 90 — timed out 2 h ago',
+      'Automation 3000 — finished 2 days ago',
+      'Automation 5 — queued',
+      '—',
+      'Pause all automations',
+      'Open Steward',
+      '—',
+      'Quit Steward',
+    ]);
+    expect(menu[3]).toMatchObject({ enabled: true, action: { kind: 'openRun', runId: 'run_1' } });
     expect(menu.find((item) => 'label' in item && item.label === 'Quit Steward')).toMatchObject({ action: { kind: 'quit' } });
   });
 
   it('says when automations are paused or nothing is scheduled, and offers resume', () => {
-    const paused = trayMenu({ running: 0, queued: 0, paused: true, nextFire: null, recent: [line(1, null)] }, now);
-    expect(paused.map((item) => ('label' in item ? item.label : '—'))).toEqual(['No runs running', 'Automations paused', '—', 'Homelab: line 1', '—', 'Resume all automations', 'Open Steward', '—', 'Quit Steward']);
-    expect(paused[3]).toMatchObject({ enabled: false });
+    const paused = trayMenu({ running: 0, queued: 0, paused: true, nextFire: null, recent: [trayRun(0, 'cancelled')] }, now);
+    expect(paused.map((item) => ('label' in item ? item.label : '—'))).toEqual(['No runs running', 'Automations paused', '—', 'Automation 0 — cancelled just now', '—', 'Resume all automations', 'Open Steward', '—', 'Quit Steward']);
     expect(trayMenu({ running: 1, queued: 0, paused: false, nextFire: null, recent: [] }, now)[1]).toMatchObject({ label: 'No automation scheduled' });
+    expect(runLabel({ ...trayRun(1), title: 'x'.repeat(80) }, now)).toHaveLength(60);
+    expect(ago(new Date(now.getTime() - 45 * 60_000), now)).toBe('45 min ago');
     expect(trayTooltip({ running: 1, queued: 2, paused: true, nextFire: null, recent: [] })).toBe('Steward — 1 running, 2 queued, automations paused');
     expect([relative(new Date(now.getTime() + 20_000), now), relative(new Date(now.getTime() + 3 * 3600e3), now), relative(new Date(now.getTime() + 5 * 86400e3), now)]).toEqual(['now', 'in 3 h', 'in 5 days']);
+  });
+
+  it('picks a template on macOS, and a glyph that stands out from the tray elsewhere', () => {
+    expect(trayIconFile('darwin', true)).toBe('trayTemplate.png');
+    expect(trayIconFile('linux', true)).toBe('tray-dark.png');
+    expect(trayIconFile('win32', false)).toBe('tray-light.png');
   });
 });
 
@@ -66,10 +90,63 @@ describe('notifications', () => {
 });
 
 describe('the window', () => {
-  it('loads only the app itself: its files, or the dev server while developing', () => {
-    expect(isAppUrl('file:///opt/Steward/out/renderer/index.html', undefined)).toBe(true);
-    expect(isAppUrl('https://evil.example/', undefined)).toBe(false);
-    expect(isAppUrl('http://localhost:5173/#/runs', 'http://localhost:5173')).toBe(true);
-    expect(isAppUrl('http://localhost:5173.evil.example/', 'http://localhost:5173/')).toBe(false);
+  const packaged = { rendererIndex: '/opt/Steward/resources/app.asar/out/renderer/index.html' };
+  const dev = { rendererIndex: '/home/me/steward/out/renderer/index.html', devServerUrl: 'http://localhost:5173/' };
+
+  it('loads only the app itself: its own index.html, or the dev server while developing', () => {
+    expect(isAppUrl('file:///opt/Steward/resources/app.asar/out/renderer/index.html', packaged)).toBe(true);
+    expect(isAppUrl('file:///opt/Steward/resources/app.asar/out/renderer/index.html#/runs/run_1', packaged)).toBe(true);
+    expect(isAppUrl('http://localhost:5173/#/runs', dev)).toBe(true);
+    expect(isAppUrl('file:///home/me/steward/out/renderer/index.html', dev)).toBe(true);
+  });
+
+  it('trusts no other page: other files, other hosts, look-alike origins, garbage', () => {
+    for (const url of [
+      'https://evil.example/',
+      'file:///home/me/Downloads/index.html',
+      'file:///opt/Steward/resources/app.asar/out/renderer/other.html',
+      'file:///opt/Steward/resources/app.asar/out/renderer/index.html/../../../../../tmp/x.html',
+      'file://evil.example/opt/Steward/resources/app.asar/out/renderer/index.html',
+      'http://localhost:5173/',
+      'not a url',
+      '',
+    ]) {
+      expect(isAppUrl(url, packaged), url).toBe(false);
+    }
+    expect(isAppUrl('http://localhost:5173.evil.example/', dev)).toBe(false);
+    expect(isAppUrl('http://localhost:5174/', dev)).toBe(false);
+    expect(isAppUrl('http://localhost:5173/', { ...packaged, devServerUrl: 'nonsense' })).toBe(false);
+  });
+
+  it('matches Windows paths whatever the case of the drive letter', () => {
+    const windows = { rendererIndex: '/C:/Program Files/Steward/resources/app.asar/out/renderer/index.html' };
+    expect(isAppUrl('file:///c:/Program%20Files/Steward/resources/app.asar/out/renderer/index.html', windows)).toBe(true);
+  });
+
+  it('grants no permission but writing the clipboard, and that only to the app', () => {
+    const app = 'file:///opt/Steward/resources/app.asar/out/renderer/index.html#/webhooks';
+    expect(allowPermission('clipboard-sanitized-write', app, packaged)).toBe(true);
+    expect(allowPermission('clipboard-sanitized-write', 'https://evil.example/', packaged)).toBe(false);
+    expect(allowPermission('clipboard-sanitized-write', undefined, packaged)).toBe(false);
+    for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read', 'openExternal', 'fileSystem', 'unknown']) {
+      expect(allowPermission(permission, app, packaged), permission).toBe(false);
+    }
+  });
+});
+
+describe('the error box at start', () => {
+  const context = { port: 7321, dataDir: '/home/me/.local/share/steward' };
+
+  it('names the folder and the other Steward when the data folder is taken', () => {
+    expect(startupErrorMessage(new DataDirInUseError(context.dataDir, 4242), context)).toEqual({
+      title: 'Steward could not start',
+      content: 'The data folder /home/me/.local/share/steward is in use by another Steward (pid 4242). Stop it, or use --data-dir.',
+    });
+  });
+
+  it('names the port when it is taken, and says what else went wrong otherwise', () => {
+    const taken = Object.assign(new Error('listen EADDRINUSE: address already in use 127.0.0.1:7321'), { code: 'EADDRINUSE' });
+    expect(startupErrorMessage(taken, context).content).toMatch(/^Port 7321 is already in use .* STEWARD_PORT/);
+    expect(startupErrorMessage(new Error('database disk image is malformed'), context).content).toBe('database disk image is malformed\n\nData folder: /home/me/.local/share/steward');
   });
 });

@@ -61,3 +61,183 @@ export function fakeElectron(pageUrl: string) {
     listenerCount: (channel: string) => listeners.get(channel)?.size ?? 0,
   };
 }
+
+type Listener0 = (...args: any[]) => void;
+
+/** Calls in order, as `name arg…` records, for the main-process fake below. */
+export type CallLog = { name: string; args: unknown[] }[];
+
+/**
+ * A fake of the Electron main-process modules src/main/index.ts uses (app, BrowserWindow, Tray,
+ * Menu, nativeImage, nativeTheme, Notification, dialog, session, shell, ipcMain), faithful where
+ * Steward depends on the behaviour: whenReady resolves when the test says the app is ready;
+ * app.quit emits before-quit then will-quit, which a listener may prevent; app.exit ends
+ * without events; Menu.buildFromTemplate keeps the template; session handlers are kept for the
+ * test to call, as Chromium would.
+ */
+export function fakeElectronMain(options: { appPath: string; platform?: NodeJS.Platform }) {
+  const calls: CallLog = [];
+  const record = (name: string, ...args: unknown[]) => calls.push({ name, args });
+  const ipc = fakeElectron('file:///');
+  const { ipcMain } = ipc;
+
+  const emitter = () => {
+    const listeners = new Map<string, Listener0[]>();
+    return {
+      on(event: string, listener: Listener0) {
+        listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+        return this;
+      },
+      once(event: string, listener: Listener0) {
+        const once = (...args: unknown[]) => {
+          this.off(event, once);
+          listener(...args);
+        };
+        return this.on(event, once);
+      },
+      off(event: string, listener: Listener0) {
+        listeners.set(event, (listeners.get(event) ?? []).filter((l) => l !== listener));
+        return this;
+      },
+      emit(event: string, ...args: unknown[]) {
+        for (const listener of listeners.get(event) ?? []) listener(...args);
+      },
+      listenerCount: (event: string) => listeners.get(event)?.length ?? 0,
+    };
+  };
+
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let ended: ((how: { quit: true } | { exitCode: number }) => void) | undefined;
+  const end = new Promise<{ quit: true } | { exitCode: number }>((resolve) => (ended = resolve));
+
+  const appEvents = emitter();
+  const app = Object.assign(appEvents, {
+    isPackaged: false,
+    requestSingleInstanceLock: () => true,
+    whenReady: () => ready,
+    getAppPath: () => options.appPath,
+    setAppUserModelId: (id: string) => record('app.setAppUserModelId', id),
+    setLoginItemSettings: (settings: unknown) => record('app.setLoginItemSettings', settings),
+    getLoginItemSettings: () => ({ openAtLogin: false, wasOpenedAtLogin: false }),
+    quit() {
+      record('app.quit');
+      let prevented = false;
+      const event = { preventDefault: () => (prevented = true) };
+      appEvents.emit('before-quit', event);
+      if (prevented) return;
+      appEvents.emit('will-quit', event);
+      if (!prevented) ended?.({ quit: true });
+    },
+    exit(code = 0) {
+      record('app.exit', code);
+      ended?.({ exitCode: code });
+    },
+  });
+
+  const windows: FakeWindow[] = [];
+  class FakeWindow {
+    readonly events = emitter();
+    readonly webContents = Object.assign(emitter(), {
+      sent: [] as unknown[][],
+      openHandler: undefined as ((details: { url: string }) => { action: string }) | undefined,
+      send: (...args: unknown[]) => this.webContents.sent.push(args),
+      isLoading: () => false,
+      setWindowOpenHandler: (handler: (details: { url: string }) => { action: string }) => (this.webContents.openHandler = handler),
+    });
+    loaded: string | undefined;
+    visible = false;
+    destroyed = false;
+    constructor(readonly options: Record<string, any>) {
+      windows.push(this);
+    }
+    on(event: string, listener: Listener0) {
+      this.events.on(event, listener);
+      return this;
+    }
+    once(event: string, listener: Listener0) {
+      this.events.once(event, listener);
+      return this;
+    }
+    loadFile(file: string) {
+      this.loaded = `file:${file}`;
+      return Promise.resolve();
+    }
+    loadURL(url: string) {
+      this.loaded = url;
+      return Promise.resolve();
+    }
+    show() {
+      this.visible = true;
+    }
+    hide() {
+      this.visible = false;
+    }
+    focus() {}
+    restore() {}
+    isMinimized = () => false;
+    isDestroyed = () => this.destroyed;
+  }
+
+  const trays: FakeTray[] = [];
+  class FakeTray {
+    readonly events = emitter();
+    tooltip = '';
+    menu: unknown[] = [];
+    destroyed = false;
+    constructor(public image: unknown) {
+      trays.push(this);
+    }
+    setToolTip(text: string) {
+      this.tooltip = text;
+    }
+    setContextMenu(menu: unknown[]) {
+      this.menu = menu;
+    }
+    setImage(image: unknown) {
+      this.image = image;
+    }
+    on(event: string, listener: Listener0) {
+      this.events.on(event, listener);
+    }
+    destroy() {
+      this.destroyed = true;
+    }
+  }
+
+  const permissions: { request?: (...args: any[]) => void; check?: (...args: any[]) => boolean } = {};
+
+  const module = {
+    app,
+    ipcMain,
+    BrowserWindow: FakeWindow,
+    Tray: FakeTray,
+    Menu: { buildFromTemplate: (template: unknown[]) => template },
+    nativeImage: { createFromPath: (file: string) => ({ file }) },
+    nativeTheme: Object.assign(emitter(), { shouldUseDarkColors: false }),
+    Notification: class {
+      static isSupported = () => false;
+    },
+    dialog: { showErrorBox: (title: string, content: string) => record('dialog.showErrorBox', title, content) },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (handler: (...args: any[]) => void) => (permissions.request = handler),
+        setPermissionCheckHandler: (handler: (...args: any[]) => boolean) => (permissions.check = handler),
+      },
+    },
+    shell: { openExternal: (url: string) => record('shell.openExternal', url) },
+  };
+
+  return {
+    module,
+    /** The renderer's side of ipcMain: set `ipc.frame.url` to the page calling. */
+    ipc,
+    calls,
+    windows,
+    trays,
+    permissions,
+    ready: () => markReady(),
+    /** Resolves when the app quit (every will-quit let through) or exited. */
+    end,
+  };
+}

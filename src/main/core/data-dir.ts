@@ -1,4 +1,6 @@
-// Where Steward keeps its data: the OS's usual place, unless --data-dir or STEWARD_DATA_DIR says otherwise.
+// Where Steward keeps its data: the OS's usual place, unless --data-dir or STEWARD_DATA_DIR says
+// otherwise. The desktop app, `steward serve` and the CLI all resolve it here, so keys, automations
+// and webhooks are the same whichever face a user opens.
 import os from 'node:os';
 import path from 'node:path';
 
@@ -9,7 +11,9 @@ export function defaultDataDir(
 ): string {
   if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Steward');
   if (platform === 'win32') return path.join(env.APPDATA ?? path.join(home, 'AppData', 'Roaming'), 'Steward');
-  return path.join(env.XDG_DATA_HOME || path.join(home, '.local', 'share'), 'steward');
+  // The XDG spec ignores a relative XDG_DATA_HOME.
+  const dataHome = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(home, '.local', 'share');
+  return path.join(dataHome, 'steward');
 }
 
 export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import packageJson from '../../../package.json' with { type: 'json' };
+import { acquireDataLock } from './data-lock';
 import { type Dispatch, createDispatch } from './dispatch';
 import { type Handlers, createHandlers } from './handlers';
 import { buildHttpApp } from './http/app';
@@ -25,6 +26,11 @@ export interface CoreOptions {
   host?: string;
   /** false: no HTTP listener (the CLI's key commands). */
   listen?: boolean;
+  /**
+   * Take the data folder's serving lock (steward.lock), so that no second Steward serves it at
+   * once. Default: when listening; the CLI's key commands work beside a running daemon.
+   */
+  lockDataDir?: boolean;
   /** Default: the system clock. Tests move a clock of their own. */
   clock?: Clock;
   logger?: Logger;
@@ -57,7 +63,14 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? createLogger();
   const dataDir = path.resolve(options.dataDir);
   ensurePrivateDir(dataDir);
-  const store = openStore(path.join(dataDir, 'steward.db'), { nativeBinding: options.nativeBinding });
+  const lock = (options.lockDataDir ?? options.listen !== false) ? acquireDataLock(dataDir) : undefined;
+  let store: Store;
+  try {
+    store = openStore(path.join(dataDir, 'steward.db'), { nativeBinding: options.nativeBinding });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   let url = httpUrl(host, options.port ?? defaultPort);
   const clock = options.clock ?? systemClock;
   let handlers: Handlers | undefined;
@@ -103,6 +116,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   } catch (error) {
     await app?.close();
     store.close();
+    lock?.release();
     throw error;
   }
   const listening = app;
@@ -128,6 +142,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         await services.runner.stop();
         await services.tunnel.close();
         store.close();
+        lock?.release();
       }
     },
   };
