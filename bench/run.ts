@@ -2,6 +2,7 @@
 import { activityBench } from './activity';
 import { dispatchBench } from './dispatch';
 import { schedulerBench } from './scheduler';
+import { startupBench } from './startup';
 import { triggerIngest } from './trigger-ingest';
 
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -9,6 +10,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   scheduler: schedulerBench,
   dispatch: dispatchBench,
   activity: activityBench,
+  startup: startupBench,
 };
 
 const only = process.argv[2];

@@ -1,11 +1,18 @@
+#!/usr/bin/env node
 // The `steward` command: `serve` runs the core headless with the web UI; `keys` manages API keys;
-// `login-link` opens the web UI in a browser once.
+// `login-link` opens the web UI in a browser once; `service` runs `serve` at login; `backup`
+// copies the database. Built to out/main/cli.js, the package's bin, run by plain Node.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { backupDatabase } from './cli/backup';
+import { type ServiceAction, serviceActions, serviceCommand } from './cli/service';
 import { type Core, createCore, defaultPort } from './core';
 import { resolveDataDir } from './core/data-dir';
+import { DataDirInUseError } from './core/data-lock';
 import { createLogger } from './core/logger';
+import type { ServeOptions } from './service/spec';
 
 const usage = `Usage: steward <command> [options]
 
@@ -16,6 +23,11 @@ Commands:
   keys create --name NAME   Make an API key; it is printed once, as the last line
   keys list                 List API keys
   keys revoke ID            Revoke an API key at once
+  service install           Run \`steward serve\` at login with these options (--port, --host, --allowed-host,
+                            --data-dir): a systemd user unit on Linux, a launchd agent on macOS
+  service uninstall         Stop it and remove it
+  service status            Whether it is installed and running
+  backup FILE               A consistent copy of the database, safe while the daemon runs
 
 Options:
   --data-dir DIR            Data folder (STEWARD_DATA_DIR; default: the OS's app data folder)
@@ -103,6 +115,20 @@ async function loginLink(dataDir: string, port: number): Promise<void> {
   }
 }
 
+async function backup(dataDir: string, target: string | undefined): Promise<void> {
+  if (!target) throw new UsageError('backup needs the file to write (steward backup FILE).');
+  const { file, bytes } = await backupDatabase(dataDir, target);
+  process.stdout.write(`Backed up ${path.join(dataDir, 'steward.db')} to ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB, ${bytes} bytes).\n`);
+  const key = path.join(dataDir, 'secret.key');
+  if (fs.existsSync(key)) process.stdout.write(`The secrets stored in it are sealed with ${key}: keep a copy of that file too (it does not change).\n`);
+}
+
+function service(action: string | undefined, options: ServeOptions): void {
+  if (!serviceActions.includes(action as ServiceAction)) throw new UsageError(`Unknown service command "${action ?? ''}": install, uninstall or status.`);
+  if (action === 'install' && options.port === 0) throw new UsageError('A service needs a fixed port: leave --port out (7321) or choose one.');
+  serviceCommand(action as ServiceAction, fileURLToPath(import.meta.url), options);
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -123,13 +149,21 @@ async function main(argv: string[]): Promise<void> {
   }
   const dataDir = resolveDataDir(values['data-dir']);
   const allowedHosts = [...(values['allowed-host'] ?? []), ...(process.env.STEWARD_ALLOWED_HOSTS ?? '').split(',')].map((name) => name.trim()).filter(Boolean);
-  if (command === 'serve') return serve(dataDir, parsePort(values.port), values.host ?? '127.0.0.1', allowedHosts);
+  const host = values.host ?? '127.0.0.1';
+  if (command === 'serve') return serve(dataDir, parsePort(values.port), host, allowedHosts);
+  if (command === 'service') return service(action, { dataDir, port: parsePort(values.port), host, allowedHosts });
+  if (command === 'backup') return backup(dataDir, action);
   if (command === 'login-link') return loginLink(dataDir, parsePort(values.port));
   if (command === 'keys') return keys(dataDir, action, rest, values.name);
   throw new UsageError(`Unknown command "${command}".`);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
+  // Another Steward serves the folder: as a usage error, exit 2, which a service unit does not restart on.
+  if (error instanceof DataDirInUseError) {
+    process.stderr.write(`steward: ${error.message}\n`);
+    process.exit(2);
+  }
   const known = error instanceof UsageError || (error instanceof Error && 'code' in error && typeof (error as { code: unknown }).code === 'string' && (error as { code: string }).code.startsWith('ERR_PARSE_ARGS'));
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(known ? `${message}\n\n${usage}` : `steward: ${message}\n`);

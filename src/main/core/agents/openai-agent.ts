@@ -2,7 +2,6 @@
 // (Ollama by default), with the official `openai` client. Each step streams one completion: its
 // text reaches the activity log line by line as it arrives, its tool calls run in the workspace,
 // and their results go back to the model, until it answers without tools or `maxSteps` is spent.
-import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { type AgentConfig, openAiToolGroups } from '../../../shared/contract';
 import type { Dispatch } from '../dispatch';
@@ -47,7 +46,6 @@ function lineSplitter(emit: (line: string) => void) {
 
 export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): AgentProcess {
   const abort = new AbortController();
-  const client = new OpenAI({ baseURL: agent.baseUrl, apiKey: launch.apiKey ?? 'not-needed', maxRetries: 2, timeout: 10 * 60 * 1000 });
   const tools = toolsFor(agent.tools ?? openAiToolGroups, launch.dispatch);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const maxSteps = agent.maxSteps ?? defaultMaxSteps;
@@ -81,6 +79,9 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
   }
 
   async function loop(): Promise<AgentExit> {
+    // Loaded on first use: a daemon that never runs the built-in agent starts faster and smaller without it.
+    const { default: OpenAiClient } = await import('openai');
+    const client = new OpenAiClient({ baseURL: agent.baseUrl, apiKey: launch.apiKey ?? 'not-needed', maxRetries: 2, timeout: 10 * 60 * 1000 });
     // It has no sessions of its own: a continued thread is its earlier turns, sent again.
     const history = launch.history ?? [];
     const messages: ChatCompletionMessageParam[] = [
@@ -140,14 +141,15 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
     return { code: 1, signal: null, stderr: '', failure: `The agent used all its ${maxSteps} steps without finishing; raise maxSteps or split the task.` };
   }
 
-  const exited = loop().catch((error: unknown): AgentExit => {
+  const exited = loop().catch(async (error: unknown): Promise<AgentExit> => {
     if (abort.signal.aborted) return { code: null, signal: 'SIGTERM', stderr: '' };
-    return { code: 1, signal: null, stderr: '', failure: describeFailure(error, agent) };
+    const { default: OpenAiClient } = await import('openai');
+    return { code: 1, signal: null, stderr: '', failure: describeFailure(error, agent, OpenAiClient) };
   });
   return { exited, kill: () => abort.abort() };
 }
 
-function describeFailure(error: unknown, agent: OpenAiAgent): string {
+function describeFailure(error: unknown, agent: OpenAiAgent, OpenAI: typeof import('openai').default): string {
   if (error instanceof OpenAI.APIConnectionError) return `Could not reach the model server at ${agent.baseUrl}: ${error.cause instanceof Error ? error.cause.message : error.message}`;
   if (error instanceof OpenAI.AuthenticationError) return `The model server at ${agent.baseUrl} refused the API key (401); check the secret named in apiKeyRef.`;
   if (error instanceof OpenAI.NotFoundError) return `The model server at ${agent.baseUrl} answered 404: is the model "${agent.model}" available there?`;

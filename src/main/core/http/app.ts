@@ -29,6 +29,10 @@ function acceptEmptyBodies(app: FastifyInstance): void {
   });
 }
 
+function noSchemaCompiler(): never {
+  throw new Error('Fastify route schemas are not compiled: validate with the contract (zod) instead.');
+}
+
 /**
  * `triggersOnly`: the listener the tunnel forwards to. It serves the trigger paths and
  * /api/health and nothing else, whatever the method or credentials.
@@ -42,6 +46,9 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
     exposeHeadRoutes: false,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    // Inputs are checked with the contract's zod schemas and no route declares a Fastify schema,
+    // so Fastify's own compilers (ajv, fast-json-stringify) are never loaded: a faster start.
+    schemaController: { compilersFactory: { buildValidator: noSchemaCompiler, buildSerializer: noSchemaCompiler } },
     // Errors Fastify raises before any route (a URL that is not valid percent-encoding) get our
     // error shape too.
     frameworkErrors: (error, request, reply) => {

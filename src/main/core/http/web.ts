@@ -81,7 +81,7 @@ export function registerWeb(app: FastifyInstance, services: Services, options: W
         .code(401)
         .headers(pageHeaders)
         .type('text/html; charset=utf-8')
-        .send(textPage('This login link does not work', 'It was used already, or it is older than 10 minutes. Run <code>npm run cli -- login-link</code> (or restart <code>npm run serve</code>) for a new one.'));
+        .send(textPage('This login link does not work', 'It was used already, or it is older than 10 minutes. Run <code>steward login-link</code> (<code>npm run cli -- login-link</code> in a checkout), or restart the daemon, for a new one.'));
     }
     const secure = request.protocol === 'https' ? '; Secure' : '';
     return reply
@@ -107,7 +107,7 @@ export function registerWeb(app: FastifyInstance, services: Services, options: W
     const inside = file.startsWith(path.resolve(root) + path.sep);
     const target = inside && path.extname(file) && fs.existsSync(file) && fs.statSync(file).isFile() ? file : path.join(root, 'index.html');
     if (target.endsWith('index.html') && !services.access.hasSession(request.headers.cookie)) {
-      return reply.code(401).headers(pageHeaders).type('text/html; charset=utf-8').send(textPage('Open Steward with its login link', '<code>npm run serve</code> prints a one-time login link when it starts; <code>npm run cli -- login-link</code> makes a new one.'));
+      return reply.code(401).headers(pageHeaders).type('text/html; charset=utf-8').send(textPage('Open Steward with its login link', '<code>steward serve</code> (<code>npm run serve</code>) prints a one-time login link when it starts; <code>steward login-link</code> (<code>npm run cli -- login-link</code>) makes a new one.'));
     }
     const headers = target.endsWith('index.html') ? pageHeaders : { ...pageHeaders, 'cache-control': 'public, max-age=31536000, immutable' };
     return reply.headers(headers).type(contentTypes[path.extname(target)] ?? 'application/octet-stream').send(fs.readFileSync(target));
