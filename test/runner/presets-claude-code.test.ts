@@ -3,38 +3,14 @@
 // rewritten to /home/me), plus claude-code-notices.jsonl, written from the CLI's own schemas for
 // the notices a scripted server cannot provoke: what each line becomes, and when; and its resume
 // command line.
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/main/core/agents/events';
-import { parseLine, presets } from '../../src/main/core/agents/presets';
+import { presets } from '../../src/main/core/agents/presets';
+import { fixtureLines, parseLines as parseStream, shown, transcriptOf } from '../support/preset-streams';
 
-const fixtures = path.resolve(import.meta.dirname, '../fixtures/agents');
 const claude = presets['claude-code'];
-
-/** The events of each line, line by line, and what `end` gave last. */
-function parseLines(lines: string[]): AgentEvent[][] {
-  const parser = claude.parser();
-  return [...lines.map((line) => parseLine(parser, line)), parser.end()];
-}
-
-const linesOf = (fixture: string) => fs.readFileSync(path.join(fixtures, fixture), 'utf8').split('\n').filter(Boolean);
-
-/** An event as the runner records it, without the raw line. */
-function shown(event: AgentEvent): string {
-  switch (event.type) {
-    case 'tool_call':
-      return `call ${event.name} ${JSON.stringify(event.input)}`;
-    case 'tool_result':
-      return `${event.isError ? 'error' : 'result'} ${event.output}`;
-    case 'session':
-      return `session ${event.id}`;
-    default:
-      return `${event.type} ${event.text}`;
-  }
-}
-
-const transcript = (fixture: string) => parseLines(linesOf(fixture)).flat().map(shown);
+const parseLines = (lines: string[]) => parseStream(claude, lines);
+const linesOf = fixtureLines;
+const transcript = (fixture: string) => transcriptOf(claude, fixture);
 
 describe('claude code stream', () => {
   it('reads a run with a retry, thinking, tools, a failed command and a background task, with its two results', () => {

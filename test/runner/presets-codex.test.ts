@@ -1,37 +1,13 @@
 // The codex preset's stream parser on streams recorded from the real `codex exec --json` 0.169
 // (test/fixtures/agents/codex-*.jsonl): what each line becomes, and when; and its resume command line.
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/main/core/agents/events';
-import { parseLine, presets } from '../../src/main/core/agents/presets';
+import { presets } from '../../src/main/core/agents/presets';
+import { fixtureLines, parseLines as parseStream, shown, transcriptOf } from '../support/preset-streams';
 
-const fixtures = path.resolve(import.meta.dirname, '../fixtures/agents');
 const { codex } = presets;
-
-/** The events of each line, line by line, and what `end` gave last. */
-function parseLines(lines: string[]): AgentEvent[][] {
-  const parser = codex.parser();
-  return [...lines.map((line) => parseLine(parser, line)), parser.end()];
-}
-
-const linesOf = (fixture: string) => fs.readFileSync(path.join(fixtures, fixture), 'utf8').split('\n').filter(Boolean);
-
-/** An event as the runner records it, without the raw line. */
-function shown(event: AgentEvent): string {
-  switch (event.type) {
-    case 'tool_call':
-      return `call ${event.name} ${JSON.stringify(event.input)}`;
-    case 'tool_result':
-      return `${event.isError ? 'error' : 'result'} ${event.output}`;
-    case 'session':
-      return `session ${event.id}`;
-    default:
-      return `${event.type} ${event.text}`;
-  }
-}
-
-const transcript = (fixture: string) => parseLines(linesOf(fixture)).flat().map(shown);
+const parseLines = (lines: string[]) => parseStream(codex, lines);
+const linesOf = fixtureLines;
+const transcript = (fixture: string) => transcriptOf(codex, fixture);
 
 describe('codex stream', () => {
   it('reads every item kind 0.169 emits: session, warnings, reasoning, plan, patch, MCP and shell calls, usage', () => {

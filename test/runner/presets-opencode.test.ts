@@ -1,39 +1,15 @@
 // The opencode preset's stream parser on streams recorded from the real `opencode run --format
 // json` 1.18.33 (test/fixtures/agents/opencode-*.jsonl): what each line becomes, and when; its
 // command line, and the one that resumes a session.
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/main/core/agents/events';
-import { parseLine, presets } from '../../src/main/core/agents/presets';
+import { presets } from '../../src/main/core/agents/presets';
+import { fixtureLines, parseLines as parseStream, shown, transcriptOf } from '../support/preset-streams';
 
-const fixtures = path.resolve(import.meta.dirname, '../fixtures/agents');
 const { opencode } = presets;
 const session = 'ses_df7dea323ffeZx6yj6gwbFacKR';
-
-/** The events of each line, line by line, and what `end` gave last. */
-function parseLines(lines: string[]): AgentEvent[][] {
-  const parser = opencode.parser();
-  return [...lines.map((line) => parseLine(parser, line)), parser.end()];
-}
-
-const linesOf = (fixture: string) => fs.readFileSync(path.join(fixtures, fixture), 'utf8').split('\n').filter(Boolean);
-
-/** An event as the runner records it, without the raw line. */
-function shown(event: AgentEvent): string {
-  switch (event.type) {
-    case 'tool_call':
-      return `call ${event.name} ${JSON.stringify(event.input)}`;
-    case 'tool_result':
-      return `${event.isError ? 'error' : 'result'} ${event.output}`;
-    case 'session':
-      return `session ${event.id}`;
-    default:
-      return `${event.type} ${event.text}`;
-  }
-}
-
-const transcript = (fixture: string) => parseLines(linesOf(fixture)).flat().map(shown);
+const parseLines = (lines: string[]) => parseStream(opencode, lines);
+const linesOf = fixtureLines;
+const transcript = (fixture: string) => transcriptOf(opencode, fixture);
 
 describe('opencode stream', () => {
   it('reads what 1.18 prints: session, reasoning, text, completed and failed tools, steps summed into the last line', () => {
