@@ -70,24 +70,11 @@ afterAll(async () => {
   if (codexHome) fs.rmSync(codexHome, { recursive: true, force: true });
 });
 
-async function ready(id: string): Promise<Instance> {
-  for (const deadline = Date.now() + 30_000; ; ) {
-    const { instance } = (await agents.api('GET', `/api/instances/${id}`)).body as { instance: Instance };
-    if (instance.status !== 'provisioning') return instance;
-    if (Date.now() > deadline) throw new Error(`instance ${id} is still provisioning`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const ready = (id: string): Promise<Instance> => agents.ready(id);
 
-async function send(prompt: string, threadId?: string): Promise<Run> {
-  const response = await agents.api('POST', '/api/runs', { instanceId: instance.id, prompt, ...(threadId ? { threadId } : {}) });
-  expect(response.status).toBe(202);
-  return response.body.run as Run;
-}
+const send = (prompt: string, threadId?: string): Promise<Run> => agents.send(instance.id, prompt, threadId);
 
-async function linesOf(run: Run) {
-  return (await agents.activity(instance.id)).filter((line) => line.runId === run.id);
-}
+const linesOf = (run: Run) => agents.linesOf(run);
 
 /** Every file called `name` under `dir`. */
 function filesNamed(dir: string, name: string): string[] {

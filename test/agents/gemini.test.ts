@@ -59,20 +59,9 @@ afterAll(async () => {
   if (geminiHome) fs.rmSync(geminiHome, { recursive: true, force: true });
 });
 
-async function ready(id: string): Promise<Instance> {
-  for (const deadline = Date.now() + 30_000; ; ) {
-    const { instance } = (await agents.api('GET', `/api/instances/${id}`)).body as { instance: Instance };
-    if (instance.status !== 'provisioning') return instance;
-    if (Date.now() > deadline) throw new Error(`instance ${id} is still provisioning`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const ready = (id: string): Promise<Instance> => agents.ready(id);
 
-async function send(prompt: string, threadId?: string): Promise<Run> {
-  const response = await agents.api('POST', '/api/runs', { instanceId: instance.id, prompt, ...(threadId ? { threadId } : {}) });
-  expect(response.status).toBe(202);
-  return response.body.run as Run;
-}
+const send = (prompt: string, threadId?: string): Promise<Run> => agents.send(instance.id, prompt, threadId);
 
 /** The finished line Gemini's figures should give for these requests: models busiest first, then the summed tokens. */
 function expectedFinish(requests: RecordedRequest[]): string {

@@ -45,11 +45,7 @@ function markPluginInstalled(home: string): void {
   fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies } } }));
 }
 
-async function startRun(prompt: string, threadId?: string): Promise<Run> {
-  const created = await agents.api('POST', '/api/runs', { instanceId: instance.id, prompt, ...(threadId ? { threadId } : {}) });
-  expect(created.status).toBe(202);
-  return created.body.run as Run;
-}
+const startRun = (prompt: string, threadId?: string): Promise<Run> => agents.send(instance.id, prompt, threadId);
 
 const runActivity = async (runId: string) => (await agents.activity(instance.id)).filter((line) => line.runId === runId);
 const runMessages = async (run: Run) => (await agents.messages(run.threadId)).filter((message) => message.runId === run.id).map((message) => [message.role, message.content]);

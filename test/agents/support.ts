@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Run } from '../../src/shared/contract';
+import type { Instance, Run } from '../../src/shared/contract';
 import { tempDir } from '../support/core';
 import { type Server, cliResult, root, startDaemon } from '../support/processes';
 
@@ -25,6 +25,12 @@ export interface AgentDaemon {
   messages(threadId: string): Promise<{ role: string; content: string; runId: string | null }[]>;
   /** The instance's activity lines, oldest first. */
   activity(instanceId: string): Promise<{ kind: string; displayText: string; runId: string | null }[]>;
+  /** Waits until the instance's agent has been probed (running or error). */
+  ready(instanceId: string): Promise<Instance>;
+  /** Sends a prompt (continuing `threadId` when given); the queued run. */
+  send(instanceId: string, prompt: string, threadId?: string): Promise<Run>;
+  /** The run's own activity lines, oldest first. */
+  linesOf(run: Run): Promise<{ kind: string; displayText: string; runId: string | null }[]>;
   close(): Promise<void>;
 }
 
@@ -61,6 +67,7 @@ export async function startAgentDaemon(env: NodeJS.ProcessEnv = {}): Promise<Age
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
+  const activity = async (instanceId: string) => (await api('GET', `/api/instances/${instanceId}/activity?limit=1000`)).body.events as { kind: string; displayText: string; runId: string | null }[];
   return {
     daemon,
     dataDir,
@@ -72,8 +79,22 @@ export async function startAgentDaemon(env: NodeJS.ProcessEnv = {}): Promise<Age
     async messages(threadId) {
       return (await api('GET', `/api/threads/${threadId}?limit=1000`)).body.thread.messages;
     },
-    async activity(instanceId) {
-      return (await api('GET', `/api/instances/${instanceId}/activity?limit=1000`)).body.events;
+    activity,
+    async ready(instanceId) {
+      for (const deadline = Date.now() + 30_000; ; ) {
+        const { instance } = (await api('GET', `/api/instances/${instanceId}`)).body as { instance: Instance };
+        if (instance.status !== 'provisioning') return instance;
+        if (Date.now() > deadline) throw new Error(`instance ${instanceId} is still provisioning`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async send(instanceId, prompt, threadId) {
+      const response = await api('POST', '/api/runs', { instanceId, prompt, ...(threadId ? { threadId } : {}) });
+      if (response.status !== 202) throw new Error(`POST /api/runs answered ${response.status}: ${JSON.stringify(response.body)}`);
+      return response.body.run as Run;
+    },
+    async linesOf(run) {
+      return (await activity(run.instanceId)).filter((line) => line.runId === run.id);
     },
     async close() {
       await daemon.stop();
