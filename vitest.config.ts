@@ -1,5 +1,21 @@
 // Tests run under plain Node: real SQLite files, real loopback sockets, real child processes.
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * Vitest starts the longest files first once it has timed them, and the largest before that, on a
+ * fresh clone. The files that mostly wait for the wall clock go first from the start, so that their
+ * wait overlaps the rest instead of trailing it.
+ */
+const waitsForTheClock = ['test/cli/scheduler-daemon.test.ts'];
+class ClockWaitersFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const waits = (spec: TestSpecification) => waitsForTheClock.some((file) => spec.moduleId.endsWith(file));
+    return [...sorted.filter(waits), ...sorted.filter((spec) => !waits(spec))];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -8,6 +24,10 @@ export default defineConfig({
     exclude: ['test/agents/**', '**/node_modules/**'],
     environment: 'node',
     pool: 'forks',
+    // Vitest's default, one worker fewer than cores, is a single worker on two cores; but much
+    // of these tests' time is spent waiting on real clocks, child processes and sockets.
+    maxWorkers: Math.max(os.availableParallelism() - 1, 2),
+    sequence: { sequencer: ClockWaitersFirst },
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

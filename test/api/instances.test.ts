@@ -56,7 +56,7 @@ describe('instances', () => {
     expect(openai.agent).toEqual({ provider: 'openai', model: 'qwen3:8b', baseUrl: 'http://127.0.0.1:11434/v1' });
   });
 
-  it('PATCH renames and changes the avatar, and nothing else', async () => {
+  it('PATCH renames and changes the avatar (the agent: instance-agent.test.ts)', async () => {
     const instance = await create({ name: 'Patchable' });
     const renamed = await t.api('PATCH', `/api/instances/${instance.id}`, { name: 'Patched' });
     expect(renamed.status).toBe(200);
@@ -82,7 +82,7 @@ describe('instances', () => {
       [{ status: 'running' }, 'unknown_field', 'status'],
       [{ name: 'x', imageTag: 'evil:latest' }, 'unknown_field', 'imageTag'],
       [{ fqdn: 'evil.localhost' }, 'unknown_field', 'fqdn'],
-      [{ agent: { provider: 'command', preset: 'codex' } }, 'unknown_field', 'agent'],
+      [{ agent: { provider: 'command', preset: 'custom' } }, 'invalid_field', 'agent.command'],
       [{ name: null }, 'invalid_field', 'name'],
       [{ name: '' }, 'invalid_field', 'name'],
       [{ avatarUrl: 'javascript:alert(1)' }, 'invalid_field', 'avatarUrl'],

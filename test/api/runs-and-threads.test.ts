@@ -28,6 +28,20 @@ describe('runs', () => {
     expect((await t.api('GET', '/api/runs?limit=1')).body.runs).toHaveLength(1);
   });
 
+  it('pages with before=<runId> and filters by instance', async () => {
+    const hook = (await t.api('POST', '/api/webhooks', { name: 'paged', promptTemplate: '{{payload}}' })).body.webhook;
+    for (const body of ['a', 'b', 'c']) await request(`${t.url}/api/webhooks/trigger/${hook.token}`, { method: 'POST', body });
+    const all = (await t.api('GET', `/api/runs?sourceId=${hook.id}`)).body.runs as Run[];
+    const first = (await t.api('GET', `/api/runs?sourceId=${hook.id}&limit=2`)).body.runs as Run[];
+    const rest = (await t.api('GET', `/api/runs?sourceId=${hook.id}&limit=2&before=${first.at(-1)!.id}`)).body.runs as Run[];
+    expect([...first, ...rest].map((r) => r.id)).toEqual(all.map((r) => r.id));
+    expect(rest).toHaveLength(1);
+    const onInstance = (await t.api('GET', `/api/runs?instanceId=${hook.instanceId}`)).body.runs as Run[];
+    expect(onInstance.length).toBeGreaterThanOrEqual(3);
+    expect(onInstance.every((r) => r.instanceId === hook.instanceId)).toBe(true);
+    expect((await t.api('GET', '/api/runs?instanceId=ins_nope')).body.runs).toEqual([]);
+  });
+
   it('answers 404 for an unknown run or thread', async () => {
     expect((await t.api('GET', '/api/runs/run_nope')).status).toBe(404);
     expect((await t.api('GET', '/api/threads/thr_nope')).status).toBe(404);

@@ -53,7 +53,7 @@ describe('a custom agent', () => {
     expect((await settled(run.id)).status).toBe('succeeded');
     const thread = (await t.api('GET', `/api/threads/${automation.threadId}`)).body.thread;
     expect(thread.messages.at(-1)).toMatchObject({ role: 'assistant', content: `[hello there] in ${instance.workspaceDir}` });
-    expect(activityOf(run.id)[0]).toMatchObject({ kind: 'user', label: 'cron' });
+    expect(activityOf(run.id)[0]).toMatchObject({ kind: 'user', label: 'api' }); // run now: by hand, not by the schedule
   });
 
   it('fails with the exit code and its last stderr line, and keeps stderr; a missing command fails clearly', async () => {

@@ -1,6 +1,7 @@
 // Threads are conversations: a CLI preset's session is kept per thread and instance and resumed
 // with the CLI's own flag when a run continues the thread (chats always; automations and webhooks
 // with memory "continue"); the built-in agent is sent the thread's earlier turns instead.
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
@@ -14,6 +15,7 @@ const sessionCli = path.resolve(import.meta.dirname, '../fixtures/agents/session
 let t: TestCore;
 let model: OpenAiServer;
 let instanceId: string;
+let workspaceDir: string;
 
 beforeAll(async () => {
   t = await startTestCore({ clock: systemClock });
@@ -21,6 +23,7 @@ beforeAll(async () => {
   const env = { IS_SANDBOX: '1' }; // the claude-code preset refuses root without it
   const { body } = await t.api('POST', '/api/instances', { name: 'sessions', agent: { provider: 'command', preset: 'claude-code', command: sessionCli, env } });
   instanceId = body.instance.id;
+  workspaceDir = body.instance.workspaceDir;
 });
 afterAll(async () => {
   await t.close();
@@ -48,6 +51,16 @@ describe('a chat thread', () => {
     expect(await answerOf(second)).toBe(`resumed ${first.sessionId}: which word?`);
     const { body } = await t.api('GET', `/api/instances/${instanceId}/activity?limit=1000`);
     expect(body.events.filter((e: { runId: string }) => e.runId === second.id).map((e: { displayText: string }) => e.displayText)).toContain(`Continuing the agent's session ${first.sessionId}`);
+  });
+
+  it('starts a new conversation after the CLI could not resume its session (expired or deleted)', async () => {
+    const first = await finished(await t.api('POST', '/api/runs', { instanceId, prompt: 'remember plum' }));
+    fs.rmSync(path.join(workspaceDir, '.sessions', first.sessionId!));
+    const refused = await finished(await t.api('POST', '/api/runs', { instanceId, prompt: 'which fruit?', threadId: first.threadId }));
+    expect(refused).toMatchObject({ status: 'failed', resumedSessionId: first.sessionId, error: `The agent exited with code 42: Error resuming session: Invalid session identifier "${first.sessionId}"` });
+    const next = await finished(await t.api('POST', '/api/runs', { instanceId, prompt: 'start over', threadId: first.threadId }));
+    expect(next).toMatchObject({ status: 'succeeded', resumedSessionId: null });
+    expect(await answerOf(next)).toBe('new session: start over');
   });
 
   it('starts fresh in a new chat', async () => {

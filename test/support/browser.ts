@@ -1,13 +1,13 @@
-// Real Chromium (Debian's package, installed by .ci/run) driven by playwright-core, with a fresh
-// profile per launch.
+// Real Chromium (Debian's package, installed by `npm test` where it can and by .ci/run) driven by
+// playwright-core, with a fresh profile per launch. Suites check that it is there first
+// (requirements.ts).
 import fs from 'node:fs';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { tempDir } from './core';
-
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { chromiumPath } from './requirements';
 
 export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  if (!fs.existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: apt-get install -y chromium (the CI script does), or set CHROMIUM_PATH.`);
+  if (!fs.existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: apt-get install chromium, or set CHROMIUM_PATH.`);
   const profile = tempDir('steward-chromium-');
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath,

@@ -1,12 +1,12 @@
 // A real OpenSSH server for tunnel tests: throwaway host and client keys, on a free loopback
-// port, in its own process group so that stopping it also ends the sessions it forked.
+// port, in its own process group so that stopping it also ends the sessions it forked. Suites
+// check that it is installed first (requirements.ts).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-
-export const sshdPath = '/usr/sbin/sshd';
+import { sshdPath } from './requirements';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -109,17 +109,23 @@ export async function createTestSshd(): Promise<TestSshd> {
     strangerIdentityFile: path.join(dir, 'stranger_key'),
     knownHostsFile: path.join(dir, 'known_hosts'),
     async start() {
-      server = spawn(sshdPath, ['-D', '-e', '-f', config], { detached: true, stdio: 'ignore' });
-      await accepting(port, 10_000);
+      const child = spawn(sshdPath, ['-D', '-e', '-f', config], { detached: true, stdio: 'ignore' });
+      server = child;
+      // A missing or failing sshd is reported here, not as an unhandled 'error' event.
+      const failed = new Promise<never>((_, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code) => reject(new Error(`sshd exited (${code}) before listening on ${port}`)));
+      });
+      await Promise.race([accepting(port, 10_000), failed]);
     },
     async stop() {
       const running = server;
       server = undefined;
-      if (!running || running.exitCode !== null) return;
+      if (!running?.pid || running.exitCode !== null || running.signalCode !== null) return;
       const exited = new Promise((resolve) => running.once('exit', resolve));
       // sshd re-executes itself for each connection; those processes must go too, as they would
       // when the host goes down.
-      for (const pid of [...descendants(running.pid!), running.pid!]) {
+      for (const pid of [...descendants(running.pid), running.pid]) {
         try {
           process.kill(pid, 'SIGKILL');
         } catch {

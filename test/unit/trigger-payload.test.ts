@@ -1,6 +1,6 @@
 // How a trigger body becomes the {{payload}} text, and how the template is filled.
 import { describe, expect, it } from 'vitest';
-import { payloadFromBody, payloadFromQuery } from '../../src/main/core/http/trigger-payload';
+import { payloadFromBody, payloadFromQuery } from '../../src/main/core/services/trigger-payload';
 import { renderTemplate } from '../../src/main/core/services/triggers';
 import { AppError } from '../../src/shared/errors';
 

@@ -19,7 +19,7 @@ export interface HandlerMeta {
 }
 
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
-  const { automations, webhooks, instances, runs, apiKeys, scheduler, tunnel, runner, secrets, activity, settings } = services;
+  const { automations, webhooks, deliveries, instances, runs, apiKeys, scheduler, tunnel, runner, secrets, activity, settings } = services;
   return {
     'health.get': () => {
       const problem = services.storage.current();
@@ -45,13 +45,11 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'webhooks.create': ({ body }) => ({ webhook: webhooks.create(body) }),
     'webhooks.get': ({ params }) => ({ webhook: webhooks.get(params.id) }),
     'webhooks.update': ({ params, body }) => ({ webhook: webhooks.update(params.id, body) }),
-    'webhooks.test': async ({ params, body }) => {
-      const { token } = webhooks.get(params.id);
-      services.triggers.assertRoom();
-      const { run } = await services.triggers.accept(token, { payload: body.payload, idempotencyKey: null });
-      return { run };
-    },
+    'webhooks.test': ({ params, body }) => deliveries.test(params.id, body.payload),
     'webhooks.delete': ({ params }) => webhooks.delete(params.id),
+    'deliveries.list': ({ params, query }) => deliveries.list(params.id, query),
+    'deliveries.get': ({ params }) => ({ delivery: deliveries.get(params.id) }),
+    'deliveries.replay': ({ params }) => deliveries.replay(params.id),
 
     'instances.list': () => ({ instances: instances.list() }),
     'instances.create': ({ body }) => ({ instance: instances.create(body) }),
@@ -61,11 +59,17 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'instances.start': ({ params }) => ({ instance: instances.start(params.id) }),
     'instances.stop': ({ params }) => ({ instance: instances.stop(params.id) }),
     'instances.restart': ({ params }) => ({ instance: instances.restart(params.id) }),
+    'agents.detect': ({ query }) => services.agents.detect(query.baseUrl),
 
     'runs.list': ({ query }) => ({ runs: runs.list(query) }),
     'runs.create': ({ body }) => ({ run: runs.create(body) }),
-    'runs.get': ({ params }) => ({ run: runs.get(params.id) }),
+    'runs.get': ({ params }) => {
+      const run = runs.get(params.id);
+      return { run, queue: runs.queueOf(run) };
+    },
+    'runs.messages': ({ params, query }) => runs.messages(params.id, query),
     'runs.cancel': ({ params }) => ({ run: runner.cancel(params.id) }),
+    'threads.list': ({ query }) => ({ threads: runs.threads(query) }),
     'threads.get': ({ params, query }) => ({ thread: runs.thread(params.id, query) }),
 
     'activity.list': ({ query }) => activity.feed(query),

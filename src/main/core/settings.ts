@@ -5,7 +5,7 @@ import { type Settings, type SettingsPatch, defaultSettings, Settings as Setting
 import type { Store } from './store';
 
 type Section = Exclude<keyof Settings, 'defaultAgent'>;
-const sections: Section[] = ['runner', 'activity', 'notifications', 'desktop'];
+const sections: Section[] = ['runner', 'activity', 'deliveries', 'notifications', 'desktop'];
 
 function read(store: Store, key: string, fallback: unknown): unknown {
   const raw = store.settings.get(key);

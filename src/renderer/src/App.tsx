@@ -1,19 +1,26 @@
 // The window: navigation on the left, the current view on the right. Loads everything once and
 // follows live events.
-import { useEffect } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
+import { Toasts } from './components/Toasts';
 import { inDesktopApp } from './lib/api';
 import { useApp } from './lib/app-context';
-import { Activity } from './views/Activity';
-import { Automations } from './views/Automations';
-import { Instances } from './views/Instances';
-import { RunList, RunView, ThreadView } from './views/Runs';
-import { Settings } from './views/Settings';
-import { Webhooks } from './views/Webhooks';
+
+// One chunk per view, loaded when first opened: the window paints before the views it does not show.
+const Activity = lazy(() => import('./views/Activity').then((module) => ({ default: module.Activity })));
+const Automations = lazy(() => import('./views/Automations').then((module) => ({ default: module.Automations })));
+const Chat = lazy(() => import('./views/Chat').then((module) => ({ default: module.Chat })));
+const Instances = lazy(() => import('./views/Instances').then((module) => ({ default: module.Instances })));
+const RunView = lazy(() => import('./views/Run').then((module) => ({ default: module.RunView })));
+const RunList = lazy(() => import('./views/Runs').then((module) => ({ default: module.RunList })));
+const ThreadView = lazy(() => import('./views/Runs').then((module) => ({ default: module.ThreadView })));
+const Settings = lazy(() => import('./views/Settings').then((module) => ({ default: module.Settings })));
+const Webhooks = lazy(() => import('./views/Webhooks').then((module) => ({ default: module.Webhooks })));
 
 const healthPollMs = 15_000;
 
 const sections = [
   ['/activity', 'Activity'],
+  ['/chat', 'Chat'],
   ['/automations', 'Automations'],
   ['/webhooks', 'Webhooks'],
   ['/instances', 'Instances'],
@@ -22,8 +29,10 @@ const sections = [
 ] as const;
 
 function View({ path }: { path: string }) {
-  const [, section, id] = path.split('/');
+  const [, section, id, sub] = path.split('/');
   switch (section) {
+    case 'chat':
+      return <Chat instanceId={id || undefined} threadId={sub || undefined} />;
     case 'automations':
       return <Automations />;
     case 'webhooks':
@@ -42,10 +51,10 @@ function View({ path }: { path: string }) {
 }
 
 export function App() {
-  const { path, degraded, loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth } = useApp();
+  const { path, degraded, loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth, loadSecrets } = useApp();
   useEffect(() => {
-    void Promise.all([loadAutomations(), loadWebhooks(), loadInstances(), loadRuns(), loadActivity(), loadSettings(), loadHealth()]);
-  }, [loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth]);
+    void Promise.all([loadAutomations(), loadWebhooks(), loadInstances(), loadRuns(), loadActivity(), loadSettings(), loadHealth(), loadSecrets()]);
+  }, [loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth, loadSecrets]);
   useEffect(() => {
     // A full disk comes and goes without an event of its own: ask now and then.
     const timer = setInterval(() => void loadHealth().catch(() => undefined), healthPollMs);
@@ -70,8 +79,11 @@ export function App() {
             Steward cannot save anything right now: {degraded}
           </div>
         )}
-        <View path={path} />
+        <Suspense fallback={<div className="hint">Loading…</div>}>
+          <View path={path} />
+        </Suspense>
       </main>
+      <Toasts />
     </div>
   );
 }

@@ -84,7 +84,7 @@ export const activityOperations = {
   }),
   'events.stream': defineOperation({
     name: 'events.stream', method: 'GET', path: '/api/events',
-    summary: 'Server-Sent Events: `activity` (a line, id = its sequence number, resumable with Last-Event-ID) and `run` (a run changed status)',
+    summary: 'Server-Sent Events: `activity` (a line, id = its sequence number, resumable with Last-Event-ID), `run` (a run changed status), `instance` (an instance changed) and `changed` ({resource, id}: an automation or webhook was created, changed or deleted)',
     auth: true, status: 200, params: NoInput, query: z.strictObject({ lastEventId: z.coerce.number().int().min(0).optional() }), body: z.undefined(),
     output: z.string().describe('text/event-stream'), customRoute: true,
   }),

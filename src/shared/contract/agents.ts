@@ -1,5 +1,10 @@
-// Agent configurations an instance can run (DESIGN §5).
+// Agent configurations an instance can run (DESIGN §5), and what this machine offers: the CLIs
+// found on PATH and an OpenAI-compatible server answering (the first-start onboarding asks).
 import { z } from 'zod';
+import { NoInput, defineOperation } from './common';
+
+/** The OpenAI-compatible server a new user most likely runs: Ollama on this machine. */
+export const defaultOpenAiBaseUrl = 'http://127.0.0.1:11434/v1';
 
 export const commandPresets = ['claude-code', 'codex', 'gemini', 'goose', 'opencode', 'custom'] as const;
 
@@ -27,7 +32,7 @@ export type OpenAiToolGroup = (typeof openAiToolGroups)[number];
 
 export const OpenAiAgent = z.strictObject({
   provider: z.literal('openai'),
-  baseUrl: z.url({ protocol: /^https?$/ }).default('http://127.0.0.1:11434/v1'),
+  baseUrl: z.url({ protocol: /^https?$/ }).default(defaultOpenAiBaseUrl),
   model: z.string().min(1),
   apiKeyRef: z.string().min(1).optional().describe('Name of a stored secret holding the API key'),
   tools: z.array(z.enum(openAiToolGroups)).optional().describe('Tool groups the agent may use; all by default'),
@@ -38,3 +43,34 @@ export const OpenAiAgent = z.strictObject({
 export const AgentConfig = z.discriminatedUnion('provider', [CommandAgent, OpenAiAgent]);
 export type AgentConfig = z.output<typeof AgentConfig>;
 
+
+export const DetectedAgent = z.object({
+  preset: z.enum(commandPresets).exclude(['custom']),
+  command: z.string().describe('The executable the preset runs'),
+  found: z.boolean(),
+  path: z.string().nullable().describe('Where it was found on PATH'),
+  version: z.string().nullable().describe('What `--version` answered, when it answered one'),
+  problem: z.string().nullable().describe('Why it cannot run as found, with the remedy (e.g. Claude Code as root)'),
+});
+export type DetectedAgent = z.infer<typeof DetectedAgent>;
+
+export const AgentDetection = z.object({
+  agents: z.array(DetectedAgent),
+  openai: z.object({
+    baseUrl: z.string(),
+    reachable: z.boolean().describe('It answered GET /models with a model list'),
+    models: z.array(z.string()),
+    error: z.string().nullable().describe('Why it is not reachable'),
+  }),
+});
+export type AgentDetection = z.infer<typeof AgentDetection>;
+
+export const agentOperations = {
+  'agents.detect': defineOperation({
+    name: 'agents.detect', method: 'GET', path: '/api/agents/detect',
+    summary: 'Which agent CLIs are on PATH (with their versions), and whether an OpenAI-compatible server answers at baseUrl (default: Ollama on this machine) with its models',
+    auth: true, status: 200, params: NoInput,
+    query: z.strictObject({ baseUrl: z.url({ protocol: /^https?$/ }).optional().describe(`Default ${defaultOpenAiBaseUrl}`) }),
+    body: z.undefined(), output: AgentDetection,
+  }),
+};

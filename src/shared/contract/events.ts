@@ -1,7 +1,15 @@
 // What the core announces as it happens: an activity line (with its sequence number), a run
-// that changed status, an instance that changed (status, name, avatar). The SSE stream and the desktop IPC carry the same events.
+// that changed status, an instance that changed (status, name, avatar), an automation or webhook
+// that was created, changed or deleted (by id: the UI reloads it). The SSE stream and the desktop IPC carry the same events.
 import type { ActivityEvent } from './activity';
 import type { Instance } from './instances';
 import type { Run } from './runs';
 
-export type LiveEvent = { type: 'activity'; seq: number; event: ActivityEvent } | { type: 'run'; run: Run } | { type: 'instance'; instance: Instance };
+export const changedResources = ['automation', 'webhook'] as const;
+export type ChangedResource = (typeof changedResources)[number];
+
+export type LiveEvent =
+  | { type: 'activity'; seq: number; event: ActivityEvent }
+  | { type: 'run'; run: Run }
+  | { type: 'instance'; instance: Instance }
+  | { type: 'changed'; resource: ChangedResource; id: string };

@@ -1,7 +1,9 @@
 // The whole contract: every operation by name. Routes, OpenAPI and IPC iterate over this.
 import { activityOperations } from './activity';
+import { agentOperations } from './agents';
 import { apiKeyOperations } from './api-keys';
 import { automationOperations } from './automations';
+import { deliveryOperations } from './deliveries';
 import { healthOperations } from './health';
 import { instanceOperations } from './instances';
 import { runOperations } from './runs';
@@ -14,7 +16,9 @@ export const operations = {
   ...healthOperations,
   ...automationOperations,
   ...webhookOperations,
+  ...deliveryOperations,
   ...instanceOperations,
+  ...agentOperations,
   ...runOperations,
   ...activityOperations,
   ...apiKeyOperations,
@@ -31,6 +35,7 @@ export * from './agents';
 export * from './api-keys';
 export * from './automations';
 export * from './common';
+export * from './deliveries';
 export * from './events';
 export * from './health';
 export * from './instances';
@@ -38,4 +43,5 @@ export * from './runs';
 export * from './secrets';
 export * from './settings';
 export * from './tunnel';
+export * from './webhook-rules';
 export * from './webhooks';

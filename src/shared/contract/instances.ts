@@ -53,6 +53,9 @@ export const InstanceCreate = z.strictObject({
 export const InstancePatch = z.strictObject({
   name: Name.optional(),
   avatarUrl: AvatarUrl.optional(),
+  agent: AgentConfig.optional().describe(
+    'A new agent: probed again (provisioning, then running or error) unless the instance is stopped; a run already running finishes on the agent it started with',
+  ),
 });
 
 const InstanceEnvelope = z.object({ instance: Instance });
@@ -72,7 +75,7 @@ export const instanceOperations = {
     auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: InstanceEnvelope,
   }),
   'instances.update': defineOperation({
-    name: 'instances.update', method: 'PATCH', path: '/api/instances/{id}', summary: 'Rename an instance or change its avatar',
+    name: 'instances.update', method: 'PATCH', path: '/api/instances/{id}', summary: 'Rename an instance, change its avatar, or change its agent (probed again)',
     auth: true, status: 200, params: IdParams, query: NoQuery, body: InstancePatch, output: InstanceEnvelope,
   }),
   'instances.delete': defineOperation({

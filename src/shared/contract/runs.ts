@@ -1,4 +1,5 @@
-// Runs (one execution of one prompt on one instance) and threads (the chat history they land in).
+// Runs (one execution of one prompt on one instance) and threads (the chat history they land in):
+// a run's own messages, why a queued run waits, the chats of an instance.
 import { z } from 'zod';
 import { Id, IdParams, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 
@@ -32,6 +33,8 @@ export const Run = z.object({
   stderr: z.string().nullable().describe("The end of what the agent wrote to stderr (at most 64 KiB), once it finished"),
   sessionId: z.string().nullable().describe("The agent's own session this run used (a CLI's session id), once the agent named it"),
   resumedSessionId: z.string().nullable().describe('The session this run resumed to continue its thread; null when it started fresh'),
+  // Optional in the type only, so Run literals written before it stay valid; the API always sends it.
+  replayOf: z.string().nullable().optional().describe('For a replayed webhook delivery: the delivery it replays; null otherwise'),
 });
 export type Run = z.infer<typeof Run>;
 
@@ -56,18 +59,50 @@ export const Thread = z.object({
 });
 export type Thread = z.infer<typeof Thread>;
 
+export const ThreadSummary = z.object({
+  id: Id('thr'),
+  ownerType: z.enum(['automation', 'webhook', 'chat']),
+  ownerId: z.string().nullable().describe('The automation, the webhook, or (for a chat) the instance'),
+  createdAt: Timestamp,
+  firstPrompt: z.string().nullable().describe('The prompt of its first run; null before any'),
+  lastActivityAt: Timestamp.describe('Its newest message or run, or its creation'),
+  runCount: z.int(),
+  lastRunStatus: RunStatus.nullable(),
+});
+export type ThreadSummary = z.infer<typeof ThreadSummary>;
+
+export const queueReasons = ['instance_stopped', 'instance_provisioning', 'instance_busy', 'behind_others', 'runner_full', 'starting'] as const;
+
+export const RunQueue = z
+  .object({
+    position: z.int().min(1).describe("Its place among its instance's queued runs; 1 starts next"),
+    reason: z.enum(queueReasons),
+    message: z.string().describe('Why it waits, in words'),
+    blockingRunId: z.string().nullable().describe('The run its instance is running meanwhile'),
+  })
+  .describe('For a queued run: why it waits; null for any other');
+export type RunQueue = z.infer<typeof RunQueue>;
+
 const Limit = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
 export const RunListQuery = z.strictObject({
   source: RunSource.optional(),
   sourceId: z.string().optional(),
   status: RunStatus.optional(),
+  instanceId: z.string().min(1).optional().describe('Runs on this instance'),
+  before: z.string().min(1).optional().describe('A run id: only runs older than it; pass the last run of a page to page on'),
   limit: Limit(500, 50),
 });
 
 export const ThreadQuery = z.strictObject({
   after: z.coerce.number().int().min(0).default(0),
   limit: Limit(1000, 200),
+});
+
+export const ThreadListQuery = z.strictObject({
+  instanceId: z.string().min(1).optional().describe("Threads with a run on this instance, or (chats) owned by it"),
+  ownerType: z.enum(['automation', 'webhook', 'chat']).optional(),
+  limit: Limit(500, 50),
 });
 
 export const NewRun = z.strictObject({
@@ -90,12 +125,23 @@ export const runOperations = {
     auth: true, status: 202, params: NoInput, query: NoQuery, body: NewRun, output: RunEnvelope,
   }),
   'runs.get': defineOperation({
-    name: 'runs.get', method: 'GET', path: '/api/runs/{id}', summary: 'Get a run',
-    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: RunEnvelope,
+    name: 'runs.get', method: 'GET', path: '/api/runs/{id}', summary: 'Get a run, and for a queued one why it waits',
+    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(),
+    output: z.object({ run: Run, queue: RunQueue.nullable() }),
+  }),
+  'runs.messages': defineOperation({
+    name: 'runs.messages', method: 'GET', path: '/api/runs/{id}/messages', summary: "A page of one run's messages (its part of the thread)",
+    auth: true, status: 200, params: IdParams, query: ThreadQuery, body: z.undefined(),
+    output: z.object({ messages: z.array(Message), hasMore: z.boolean() }),
   }),
   'runs.cancel': defineOperation({
     name: 'runs.cancel', method: 'POST', path: '/api/runs/{id}/cancel', summary: 'Cancel a queued run, or stop a running one with everything its agent started',
     auth: true, status: 202, params: IdParams, query: NoQuery, body: NoInput, output: RunEnvelope,
+  }),
+  'threads.list': defineOperation({
+    name: 'threads.list', method: 'GET', path: '/api/threads', summary: 'List threads, the most recently active first: the chats of an instance with ?instanceId=&ownerType=chat',
+    auth: true, status: 200, params: NoInput, query: ThreadListQuery, body: z.undefined(),
+    output: z.object({ threads: z.array(ThreadSummary) }),
   }),
   'threads.get': defineOperation({
     name: 'threads.get', method: 'GET', path: '/api/threads/{id}', summary: 'Get a thread with a page of its messages',

@@ -1,5 +1,5 @@
-// Settings: the runner's limits, activity retention, notifications, the desktop's launch at login,
-// and the agent new instances get. Read whole, changed in part.
+// Settings: the runner's limits, activity and webhook delivery retention, notifications, the
+// desktop's launch at login, and the agent new instances get. Read whole, changed in part.
 import { z } from 'zod';
 import { AgentConfig } from './agents';
 import { NoInput, NoQuery, defineOperation } from './common';
@@ -21,6 +21,10 @@ const sections = {
     retentionLines: z.int().min(1).nullable().describe('Lines kept per instance; null: all'),
     retentionDays: z.int().min(1).nullable().describe('Days of lines kept; null: all'),
   }),
+  deliveries: z.strictObject({
+    retentionDays: z.int().min(1).nullable().describe('Days of webhook deliveries kept; null: all'),
+    retentionPerWebhook: z.int().min(1).nullable().describe('Deliveries kept per webhook, newest first; null: all'),
+  }),
   notifications: z.strictObject({
     on: z.enum(notificationPolicies).describe('Which finished runs notify (desktop): all, failures only, none'),
   }),
@@ -32,6 +36,7 @@ const sections = {
 export const Settings = z.object({
   runner: sections.runner,
   activity: sections.activity,
+  deliveries: sections.deliveries,
   notifications: sections.notifications,
   desktop: sections.desktop,
   defaultAgent: AgentConfig.describe('The agent of instances created without one'),
@@ -41,6 +46,7 @@ export type Settings = z.output<typeof Settings>;
 export const SettingsPatch = z.strictObject({
   runner: sections.runner.partial().optional(),
   activity: sections.activity.partial().optional(),
+  deliveries: sections.deliveries.partial().optional(),
   notifications: sections.notifications.partial().optional(),
   desktop: sections.desktop.partial().optional(),
   defaultAgent: AgentConfig.optional(),
@@ -50,6 +56,7 @@ export type SettingsPatch = z.output<typeof SettingsPatch>;
 export const defaultSettings: Settings = {
   runner: { maxRunning: 2, maxQueued: 1_000, inputWaitSeconds: 10 },
   activity: { retentionLines: 100_000, retentionDays: 90 },
+  deliveries: { retentionDays: 7, retentionPerWebhook: 1_000 },
   notifications: { on: 'all' },
   desktop: { launchAtLogin: false },
   defaultAgent: { provider: 'command', preset: 'claude-code' },

@@ -34,7 +34,7 @@ export function findExecutable(command: string, searchPath: string | undefined):
 const usageError = /usage|unknown (option|argument|command|flag)|unrecogni[sz]ed|invalid (option|argument)|illegal option|unexpected argument/i;
 
 /** The CLI's version; `refusal` when it exits at once with a usage error instead, quoting it. */
-function askVersion(file: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ version?: string; refusal?: string }> {
+export function askVersion(file: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ version?: string; refusal?: string }> {
   return new Promise((resolve) => {
     const child = execFile(file, ['--version'], { env, cwd, timeout: probeTimeoutMs, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
       const version = /\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/.exec(`${stdout}\n${stderr}`)?.[0];
@@ -49,7 +49,7 @@ function askVersion(file: string, env: NodeJS.ProcessEnv, cwd: string): Promise<
 }
 
 /** Why a preset cannot run under this environment, with the remedy; undefined when it can. */
-function refusalOf(preset: string, env: NodeJS.ProcessEnv): string | undefined {
+export function refusalOf(preset: string, env: NodeJS.ProcessEnv): string | undefined {
   // Claude Code checks this itself at every run and exits; say so now, with the way out.
   if (preset === 'claude-code' && process.getuid?.() === 0 && env.IS_SANDBOX !== '1') {
     return 'Claude Code refuses --dangerously-skip-permissions as root: set IS_SANDBOX=1 in the agent\'s env ({"env": {"IS_SANDBOX": "1"}}) if Steward runs in a sandbox or container, or run Steward as another user.';

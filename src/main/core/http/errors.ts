@@ -1,15 +1,14 @@
 // Every failure becomes the API's error body: AppErrors as they are, Fastify's own errors by
 // code, anything else a 500 without internals. No HTML, no stack traces.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { maxTriggerBytes } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../logger';
 import { storageErrorOf } from '../store/storage-condition';
+import { lingerOnClose } from './lingering-close';
 
 const fastifyCodes: Record<string, () => AppError> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new AppError('unsupported_media_type', 'Send the request body as application/json.'),
-  FST_ERR_CTP_BODY_TOO_LARGE: () =>
-    new AppError('payload_too_large', `The request body is too large: a trigger takes at most ${maxTriggerBytes} bytes, other endpoints 1 MiB.`),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError('payload_too_large', 'The request body is too large: this endpoint takes at most 1 MiB.'),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => new AppError('invalid_json', 'The body is empty but Content-Type says JSON.'),
   FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError('invalid_json', 'The body is not valid JSON.'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError('invalid_body', 'Content-Length does not match the body.'),
@@ -42,8 +41,11 @@ export function createErrorHandler(logger: Logger) {
       return;
     }
     if (known.headers) void reply.headers(known.headers);
-    // The client may still be sending a body we will not read: close rather than drain it.
-    if (known.code === 'payload_too_large') void reply.header('connection', 'close');
+    // The client may still be sending a body we will not read: close, lingering so it reads the 413.
+    if (known.code === 'payload_too_large') {
+      void reply.header('connection', 'close');
+      lingerOnClose(request.raw);
+    }
     void reply.code(known.status).send(known.toBody());
   };
 }

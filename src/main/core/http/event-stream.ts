@@ -1,7 +1,7 @@
 // GET /api/events: the live events as Server-Sent Events. `activity` events carry their sequence
 // number as the SSE id, so a client that reconnects with Last-Event-ID (EventSource does this by
 // itself) gets exactly the lines it missed; `run` events say a run changed status, `instance`
-// events that an instance did. A client that
+// events that an instance did, `changed` events which automation or webhook to reload. A client that
 // missed more than the replay limit gets a `reset` event and should poll /api/activity instead.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { operations } from '../../../shared/contract';
@@ -32,7 +32,8 @@ export function registerEventStream(app: FastifyInstance, services: Services): v
     const send = (event: LiveEvent) => {
       if (event.type === 'activity') out.write(`id: ${event.seq}\nevent: activity\ndata: ${JSON.stringify({ seq: event.seq, ...event.event })}\n\n`);
       else if (event.type === 'run') out.write(`event: run\ndata: ${JSON.stringify(event.run)}\n\n`);
-      else out.write(`event: instance\ndata: ${JSON.stringify(event.instance)}\n\n`);
+      else if (event.type === 'instance') out.write(`event: instance\ndata: ${JSON.stringify(event.instance)}\n\n`);
+      else out.write(`event: changed\ndata: ${JSON.stringify({ resource: event.resource, id: event.id })}\n\n`);
     };
 
     // From here to the subscription nothing awaits: no commit can fall between the missed lines

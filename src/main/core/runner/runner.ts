@@ -31,6 +31,8 @@ const sessionAgent = (agent: AgentConfig): string | undefined =>
   agent.provider === 'command' && agent.preset !== 'custom' && presets[agent.preset].resume ? agent.preset : undefined;
 
 const labels: Record<RunSource, ActivityLabel> = { automation: 'cron', webhook: 'hook', chat: 'chat', api: 'api' };
+/** An automation's run started by hand (run now, re-run) has no due time: `api`, not `cron`. */
+const labelOf = (run: Run): ActivityLabel => (run.source === 'automation' && run.scheduledFor === null ? 'api' : labels[run.source]);
 
 /** One line of text for the activity feed: whitespace collapsed, long text cut. */
 function oneLine(text: string, max = 300): string {
@@ -56,6 +58,10 @@ interface Active {
   agent: AgentProcess | undefined;
   ending: RunStatus | undefined;
   timer: unknown;
+  /** The agent named its session during this run. */
+  sessionNamed: boolean;
+  /** The preset whose sessions this run's agent keeps, as it was when the run started (the instance's agent may change meanwhile). */
+  sessionKind: string | undefined;
 }
 
 export interface RunnerDeps {
@@ -79,7 +85,7 @@ export function createRunner(deps: RunnerDeps) {
   const batcher = createCommitBatcher(store);
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
-    store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labels[run.source], displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
+    store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labelOf(run), displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
   }
 
   /** An event as a thread message (role and text) and/or an activity line (kind and text). */
@@ -113,20 +119,19 @@ export function createRunner(deps: RunnerDeps) {
     return store.threads.session(run.threadId, run.instanceId, kind) ?? null;
   }
 
-  function keepSession(run: Run, sessionId: string, at: string): void {
-    const agent = store.instances.get(run.instanceId)?.agent;
-    const kind = agent && sessionAgent(agent);
-    if (!kind) return;
-    store.runs.setSession(run.id, sessionId);
-    store.threads.setSession(run.threadId, run.instanceId, kind, sessionId, at);
-  }
 
   function record(run: Run, event: AgentEvent): void {
     const at = clock.now().toISOString();
     if (event.type === 'session') {
+      const entry = active.get(run.id);
+      const kind = entry?.sessionKind;
+      if (!entry || !kind) return;
+      entry.sessionNamed = true;
       void batcher
         .write(() => {
-          if (store.instances.get(run.instanceId)) keepSession(run, event.id, at);
+          if (!store.instances.get(run.instanceId)) return;
+          store.runs.setSession(run.id, event.id);
+          store.threads.setSession(run.threadId, run.instanceId, kind, event.id, at);
         })
         .catch((error: unknown) => logger.error({ err: error, runId: run.id }, 'could not keep the agent session'));
       return;
@@ -160,6 +165,11 @@ export function createRunner(deps: RunnerDeps) {
         store.runs.finish(run.id, status, finishedAt.toISOString(), error, stderr);
         const seconds = ((finishedAt.getTime() - Date.parse(run.startedAt ?? run.createdAt)) / 1000).toFixed(1);
         line(run, 'system', `Run ${status.replace('_', ' ')} after ${seconds} s${error ? `: ${error}` : ''}`, { type: 'run.finished', runId: run.id, status, error });
+        // A session the CLI could not resume (expired, deleted) would fail every later run of the thread too.
+        if (status === 'failed' && run.resumedSessionId && !entry.sessionNamed) {
+          store.threads.forgetSession(run.threadId, run.instanceId);
+          line(run, 'system', `The agent could not resume its session ${run.resumedSessionId}: the thread's next run starts a new conversation.`, { type: 'run.session_dropped', runId: run.id, sessionId: run.resumedSessionId });
+        }
       })
       .catch((failure: unknown) => logger.error({ err: failure, runId: run.id }, 'could not record the end of a run'))
       .finally(() => {
@@ -171,10 +181,11 @@ export function createRunner(deps: RunnerDeps) {
 
   function launch(run: Run): void {
     const instance = store.instances.get(run.instanceId);
-    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined };
+    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined, sessionNamed: false, sessionKind: undefined };
     active.set(run.id, entry);
     if (!instance) return finish(entry, { error: `The instance ${run.instanceId} no longer exists.` });
     const { agent } = instance;
+    entry.sessionKind = sessionAgent(agent);
     const launch = {
       prompt: run.prompt,
       resumeSession: run.resumedSessionId ?? undefined,

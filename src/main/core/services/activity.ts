@@ -31,7 +31,8 @@ export function decodeCursors(text: string): Cursors {
 
 const toIso = (value: string | undefined) => (value === undefined ? undefined : new Date(value).toISOString());
 
-export function createActivityService(context: ServiceContext) {
+/** `alsoTrim`: other logs trimmed on the same hourly tick (webhook deliveries); returns how many rows went. */
+export function createActivityService(context: ServiceContext, alsoTrim: () => number = () => 0) {
   const { store } = context;
 
   function decorate(line: StoredActivityLine, instance: Pick<Instance, 'name' | 'avatarUrl'>): ActivityEvent {
@@ -153,6 +154,8 @@ export function createActivityService(context: ServiceContext) {
         try {
           const removed = trim();
           if (removed > 0) context.logger.info({ removed }, 'activity retention trimmed old lines');
+          const deliveries = alsoTrim();
+          if (deliveries > 0) context.logger.info({ removed: deliveries }, 'retention trimmed old webhook deliveries');
         } catch (error) {
           context.logger.error({ err: error }, 'activity retention failed');
         }

@@ -4,10 +4,13 @@ import { createScheduler } from '../scheduler/scheduler';
 import { createSecretBox } from '../secrets';
 import { createTunnel } from '../tunnel/tunnel';
 import { createActivityService } from './activity';
+import { createAgentDetector } from './agent-detect';
 import { createApiKeysService } from './api-keys';
 import { createAutomationsService } from './automations';
 import { createCommitBatcher } from './commit-batcher';
 import type { ServiceContext } from './context';
+import { createDeliveriesService } from './deliveries';
+import { createDeliveryLog } from './delivery-log';
 import { createInstancesService } from './instances';
 import { createLiveEvents } from './live-events';
 import { createRunsService } from './runs';
@@ -40,7 +43,9 @@ export function createServices(context: ServiceContext) {
     secrets: box,
     startListener: context.startTriggerListener ?? (() => Promise.reject(new Error('this core serves no HTTP'))),
   });
-  const activity = createActivityService(context);
+  const deliveryLog = createDeliveryLog(context);
+  const activity = createActivityService(context, () => deliveryLog.trim());
+  const triggers = createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, deliveryLog, runsQueued);
   const apiKeys = createApiKeysService(context);
   // Logged when it starts and when it ends, not once per refused request.
   store.storage.onChange((problem) => {
@@ -50,6 +55,7 @@ export function createServices(context: ServiceContext) {
   return {
     storage: store.storage,
     activity,
+    agents: createAgentDetector({ workDir: context.dataDir }),
     settings: createSettingsService(context, runsQueued),
     live: createLiveEvents(context, activity),
     secrets,
@@ -62,7 +68,8 @@ export function createServices(context: ServiceContext) {
     webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, box),
     apiKeys,
     access: createWebAccess(context, apiKeys),
-    triggers: createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, runsQueued),
+    triggers,
+    deliveries: createDeliveriesService(context, triggers, deliveryLog),
   };
 }
 

@@ -1,9 +1,10 @@
 // Instances: named agents and their lifecycle. A new or started instance is `provisioning` while
 // its workspace is made and its agent probed, then `running` (with the probed image tag) or
-// `error` (with the reason); `stopped` takes no runs (they wait in the queue) until started.
+// `error` (with the reason); `stopped` takes no runs (they wait in the queue) until started. A
+// changed agent is probed again.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type Instance, InstanceCreate, InstancePatch } from '../../../shared/contract';
+import { type AgentConfig, type Instance, InstanceCreate, InstancePatch } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { type ProbeResult, probeAgent } from '../agents/probe';
 import { newId } from '../ids';
@@ -22,6 +23,22 @@ export function slugify(name: string): string {
     .slice(0, 40)
     .replace(/-+$/g, '');
   return slug || 'agent';
+}
+
+/** Equal agent configurations, whatever the order of their keys. */
+function sameAgent(a: AgentConfig, b: AgentConfig): boolean {
+  const canonical = (value: unknown): unknown =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)).map(([key, each]) => [key, canonical(each)]))
+      : Array.isArray(value) ? value.map(canonical) : value;
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/** The agent in a few words, for the instance's activity. */
+function describeAgent(agent: AgentConfig): string {
+  if (agent.provider === 'openai') return `${agent.model} at ${agent.baseUrl}`;
+  if (agent.preset !== 'custom') return agent.preset;
+  return `the command ${[agent.command ?? '', ...(agent.args ?? [])].join(' ')}`;
 }
 
 export interface InstanceLifecycleDeps {
@@ -153,8 +170,13 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
     get,
     create: (input: z.output<typeof InstanceCreate>) => create(input),
 
+    /**
+     * A new agent is probed again (provisioning, then running or error) unless the instance is
+     * stopped: then at its next start. A run already running keeps the agent it started with;
+     * queued runs wait for the probe and run on the new agent.
+     */
     update(id: string, patch: z.output<typeof InstancePatch>): Instance {
-      return store.transaction(() => {
+      const agentChanged = store.transaction(() => {
         const current = get(id);
         const name = patch.name ?? current.name;
         // An empty avatarUrl, or a rename of an instance still wearing its generated avatar, regenerates it.
@@ -163,9 +185,15 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
           patch.avatarUrl === '' || (patch.avatarUrl === undefined && wearsGenerated)
             ? generatedAvatarUrl(name)
             : (patch.avatarUrl ?? current.avatarUrl);
-        store.instances.update(id, { name, avatarUrl, updatedAt: isoNow(context) });
-        return get(id);
+        const at = isoNow(context);
+        store.instances.update(id, { name, avatarUrl, updatedAt: at });
+        if (patch.agent === undefined || sameAgent(patch.agent, current.agent)) return false;
+        store.instances.setAgent(id, patch.agent, at);
+        store.activity.append({ instanceId: id, runId: null, kind: 'system', label: '', displayText: `Agent changed to ${describeAgent(patch.agent)}`, raw: JSON.stringify({ type: 'instance.agent', agent: patch.agent }), timestamp: at });
+        return current.status !== 'stopped';
       });
+      if (agentChanged) void provisionLater(id);
+      return get(id);
     },
 
     start,

@@ -1,5 +1,5 @@
-// The core's event bus: committed activity lines (with their instance's name and avatar) and run
-// status changes, for the SSE stream and the desktop app's IPC. It listens to the store only
+// The core's event bus: committed activity lines (with their instance's name and avatar), run
+// status changes, instance changes and which automation or webhook changed, for the SSE stream and the desktop app's IPC. It listens to the store only
 // while someone listens to it, so writers build no events nobody reads.
 import type { ActivityEvent, LiveEvent } from '../../../shared/contract';
 import type { StoreChange } from '../store/commit-hooks';
@@ -22,6 +22,7 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
       const instance = store.instances.get(change.instanceId);
       return instance && { type: 'instance', instance };
     }
+    if (change.type === 'changed') return { type: 'changed', resource: change.resource, id: change.id };
     const instance = store.instances.get(change.line.instanceId);
     return instance && { type: 'activity', seq: change.line.seq, event: activity.decorate(change.line, instance) };
   }

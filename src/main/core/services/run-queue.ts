@@ -13,6 +13,8 @@ export interface RunRequest {
   idempotencyKey?: string | null;
   /** For a scheduled fire: the time it was due. */
   scheduledFor?: Date | null;
+  /** For a replayed webhook delivery: that delivery. */
+  replayOf?: string | null;
 }
 
 /**
@@ -36,6 +38,7 @@ export function enqueueRun(store: Store, request: RunRequest, at: Date): Run {
     stderr: null,
     sessionId: null,
     resumedSessionId: null,
+    replayOf: request.replayOf ?? null,
   };
   store.runs.insert(run, request.idempotencyKey ?? null);
   return run;

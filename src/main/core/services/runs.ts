@@ -1,6 +1,7 @@
-// Runs: queuing one now (see run-queue.ts) and reading them and their threads back.
+// Runs: queuing one now (see run-queue.ts) and reading them and their threads back; why a queued
+// run waits; one run's own messages; the threads (chats) of an instance.
 import type { z } from 'zod';
-import type { NewRun, Run, RunListQuery, Thread, ThreadQuery } from '../../../shared/contract';
+import type { Message, NewRun, Run, RunListQuery, RunQueue, Thread, ThreadListQuery, ThreadQuery, ThreadSummary } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { newId } from '../ids';
 import { readSettings } from '../settings';
@@ -55,6 +56,34 @@ export function createRunsService(context: ServiceContext, runsQueued: () => voi
     },
 
     list: (query: z.output<typeof RunListQuery>): Run[] => store.runs.list(query),
+
+    /** Why a queued run waits, in the runner's own terms (see runs.claimable); null for any other run. */
+    queueOf(run: Run): RunQueue | null {
+      if (run.status !== 'queued') return null;
+      return store.read(() => {
+        const position = store.runs.queuedAhead(run) + 1;
+        const instance = store.instances.get(run.instanceId);
+        const running = store.runs.running();
+        const blocking = running.find((each) => each.instanceId === run.instanceId);
+        const wait = (reason: RunQueue['reason'], message: string): RunQueue => ({ position, reason, message, blockingRunId: blocking?.id ?? null });
+        const name = instance?.name ?? run.instanceId;
+        if (instance?.status === 'stopped') return wait('instance_stopped', `${name} is stopped: the run waits until it is started again.`);
+        if (instance?.status === 'provisioning') return wait('instance_provisioning', `${name} is being checked (its agent probed); the run starts once it is ready.`);
+        if (blocking) return wait('instance_busy', `${name} is running another run; one run per instance at a time${position > 1 ? `, and ${position - 1} queued before this one` : ''}.`);
+        if (position > 1) return wait('behind_others', `${position - 1} run${position > 2 ? 's' : ''} of ${name} queued before this one go${position > 2 ? '' : 'es'} first.`);
+        const { maxRunning } = readSettings(store).runner;
+        if (running.length >= maxRunning) return wait('runner_full', `${running.length} runs are running, the most at once (Settings: runs at the same time is ${maxRunning}).`);
+        return wait('starting', 'It starts in a moment.');
+      });
+    },
+
+    /** A page of one run's messages. */
+    messages(id: string, query: z.output<typeof ThreadQuery>): { messages: Message[]; hasMore: boolean } {
+      if (!store.runs.get(id)) throw new AppError('not_found', `No run ${id}.`);
+      return store.threads.runMessages(id, query.after, query.limit);
+    },
+
+    threads: (query: z.output<typeof ThreadListQuery>): ThreadSummary[] => store.threads.list(query),
 
     thread(id: string, query: z.output<typeof ThreadQuery>): Thread {
       const thread = store.threads.get(id, query.after, query.limit);

@@ -1,6 +1,7 @@
 // Webhook signature checks for the senders people use most (DESIGN §4): GitHub
-// (X-Hub-Signature-256), Stripe (Stripe-Signature) and Standard Webhooks (webhook-id,
-// webhook-timestamp, webhook-signature). Computed over the body bytes exactly as received,
+// (X-Hub-Signature-256), Stripe (Stripe-Signature), Standard Webhooks (webhook-id,
+// webhook-timestamp, webhook-signature) and Slack (X-Slack-Signature v0 with
+// X-Slack-Request-Timestamp). Computed over the body bytes exactly as received,
 // compared in constant time; the timestamped schemes refuse deliveries over 5 minutes old.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SignatureScheme } from '../../../shared/contract';
@@ -64,9 +65,18 @@ function standard(secret: string, headers: Headers, body: Buffer, now: Date): vo
   if (!offered.some((value) => sameText(value, expected))) throw refuse('webhook-signature does not match the body.');
 }
 
+function slack(secret: string, headers: Headers, body: Buffer, now: Date): void {
+  const signature = header(headers, 'x-slack-signature');
+  if (!signature) throw refuse('The X-Slack-Signature header is missing.');
+  const timestamp = header(headers, 'x-slack-request-timestamp');
+  checkAge(timestamp, now, 'X-Slack-Request-Timestamp');
+  const expected = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:`).update(body).digest('hex')}`;
+  if (!sameText(signature, expected)) throw refuse('X-Slack-Signature does not match the body.');
+}
+
+const schemes: Record<SignatureScheme, (secret: string, headers: Headers, body: Buffer, now: Date) => void> = { github, stripe, standard, slack };
+
 /** Throws 401 invalid_signature unless the request carries a valid signature for `scheme`. */
 export function verifySignature(scheme: SignatureScheme, secret: string, headers: Headers, body: Buffer, now: Date): void {
-  if (scheme === 'github') github(secret, headers, body);
-  else if (scheme === 'stripe') stripe(secret, headers, body, now);
-  else standard(secret, headers, body, now);
+  schemes[scheme](secret, headers, body, now);
 }

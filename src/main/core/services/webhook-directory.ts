@@ -15,6 +15,11 @@ export function createWebhookDirectory(store: Store) {
     tokenHashById.delete(id);
   }
 
+  function byId(id: string): WebhookRecord | undefined {
+    const tokenHash = tokenHashById.get(id);
+    return tokenHash === undefined ? undefined : byTokenHash.get(tokenHash);
+  }
+
   function put(webhook: WebhookRecord): void {
     remove(webhook.id);
     const tokenHash = sha256Hex(webhook.token);
@@ -27,6 +32,8 @@ export function createWebhookDirectory(store: Store) {
   return {
     /** The webhook whose token is `token`, if any. */
     find: (token: string): WebhookRecord | undefined => byTokenHash.get(sha256Hex(token)),
+    /** The current record of webhook `id`, if it exists. */
+    get: byId,
     put,
     remove,
   };

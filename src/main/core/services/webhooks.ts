@@ -1,7 +1,9 @@
-// Webhooks: records with a secret token; triggering them lives in triggers.ts.
+// Webhooks: records with a secret token, filled from a sender's preset at creation; triggering
+// them lives in triggers.ts.
 import type { z } from 'zod';
-import type { SignatureInput as SignatureInputSchema, Webhook, WebhookCreate, WebhookUpdate } from '../../../shared/contract';
+import type { Sender, SignatureInput as SignatureInputSchema, Webhook, WebhookCreate, WebhookUpdate } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
+import { senderPresets } from '../../../shared/webhook-senders';
 import { newId, randomToken, sha256Hex } from '../ids';
 import type { WebhookRecord } from '../store/repositories/webhooks';
 import { type ServiceContext, isoNow } from './context';
@@ -11,6 +13,9 @@ import type { Tunnel } from '../tunnel/tunnel';
 import type { WebhookDirectory } from './webhook-directory';
 
 type SignatureInput = z.output<typeof SignatureInputSchema>;
+type Defaulted = 'sender' | 'filter' | 'fencePayload';
+/** What create takes: the contract's output, the fields with plain defaults optional (for callers inside the core). */
+type CreateInput = Omit<z.output<typeof WebhookCreate>, Defaulted> & Partial<Pick<z.output<typeof WebhookCreate>, Defaulted>>;
 
 export const triggerPath = (token: string): string => `/api/webhooks/trigger/${token}`;
 
@@ -39,8 +44,13 @@ export function createWebhooksService(
     return found;
   }
 
-  const sealed = (signature: SignatureInput | null | undefined): WebhookRecord['signature'] =>
-    signature ? { scheme: signature.scheme, sealedSecret: secrets.seal(signature.secret) } : null;
+  /** The check to store; a secret given without a scheme takes the sender's. */
+  function sealed(signature: SignatureInput | null | undefined, sender: Sender): WebhookRecord['signature'] {
+    if (!signature) return null;
+    const scheme = signature.scheme ?? senderPresets[sender].signatureScheme;
+    if (!scheme) throw new AppError('missing_field', 'signature.scheme is required: the generic sender has no scheme of its own.', { field: 'signature.scheme' });
+    return { scheme, sealedSecret: secrets.seal(signature.secret) };
+  }
 
   /** Writes the webhook; the directory learns of it once the caller's transaction committed. */
   function saved(write: () => WebhookRecord): Webhook {
@@ -57,8 +67,13 @@ export function createWebhooksService(
     list: (): Webhook[] => store.webhooks.list().map(present),
     get: (id: string): Webhook => present(record(id)),
 
-    create(input: z.output<typeof WebhookCreate>): Webhook {
+    create(input: CreateInput): Webhook {
       return saved(() => {
+        const sender = input.sender ?? 'generic';
+        const preset = senderPresets[sender];
+        const promptTemplate = input.promptTemplate ?? preset.promptTemplate;
+        if (promptTemplate === null) throw new AppError('missing_field', 'promptTemplate is required.', { field: 'promptTemplate' });
+        const signature = sealed(input.signature, sender);
         const instance = instances.target(input.instanceId);
         const now = isoNow(context);
         const id = newId('whk');
@@ -67,12 +82,17 @@ export function createWebhooksService(
         return {
           id,
           name: input.name,
-          promptTemplate: input.promptTemplate,
+          promptTemplate,
           token: randomToken(32),
           enabled: input.enabled,
           notify: input.notify,
           memory: input.memory,
-          signature: sealed(input.signature),
+          signature,
+          sender,
+          maxPayloadBytes: input.maxPayloadBytes ?? preset.maxPayloadBytes,
+          filter: input.filter ?? [],
+          fencePayload: input.fencePayload ?? false,
+          idempotencyKey: input.idempotencyKey === undefined ? preset.idempotencyKey : input.idempotencyKey,
           instanceId: instance.id,
           threadId,
           createdAt: now,
@@ -84,15 +104,21 @@ export function createWebhooksService(
     update(id: string, patch: z.output<typeof WebhookUpdate>): Webhook {
       return saved(() => {
         const current = record(id);
+        const sender = patch.sender ?? current.sender;
         return {
           ...current,
+          sender,
+          maxPayloadBytes: patch.maxPayloadBytes ?? current.maxPayloadBytes,
+          filter: patch.filter ?? current.filter,
+          fencePayload: patch.fencePayload ?? current.fencePayload,
+          idempotencyKey: patch.idempotencyKey === undefined ? current.idempotencyKey : patch.idempotencyKey,
           name: patch.name ?? current.name,
           promptTemplate: patch.promptTemplate ?? current.promptTemplate,
           enabled: patch.enabled ?? current.enabled,
           notify: patch.notify ?? current.notify,
           memory: patch.memory ?? current.memory,
           token: patch.regenerateToken ? randomToken(32) : current.token,
-          signature: patch.signature === undefined ? current.signature : sealed(patch.signature),
+          signature: patch.signature === undefined ? current.signature : sealed(patch.signature, sender),
           instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
           updatedAt: isoNow(context),
         };

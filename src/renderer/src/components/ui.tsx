@@ -1,6 +1,6 @@
 // Small building blocks every view uses: labelled fields with their API error, a two-step
-// confirmation, teaching empty states, status badges and avatars.
-import { type ReactElement, type ReactNode, cloneElement, useId, useState } from 'react';
+// confirmation, teaching empty states, status badges, times, copy buttons and avatars.
+import { type ReactElement, type ReactNode, cloneElement, useEffect, useId, useState } from 'react';
 import type { Memory, NotifyOverride } from '../../../shared/contract';
 import { ApiError } from '../lib/api';
 
@@ -24,7 +24,11 @@ export function useAction() {
   const errorFor = (field: string) => (error?.field === field || error?.field?.startsWith(`${field}.`) ? error.message : undefined);
   /** An error no field shows. */
   const generalError = (fields: string[]) => (error && !fields.some((field) => errorFor(field)) ? error.message : undefined);
-  return { run, busy, error, errorFor, generalError, clear: () => setError(undefined) };
+  /** Forgets the error once the field it concerns changes: a fixed mistake stops being shown. */
+  const clearFor = (field: string) => {
+    if (errorFor(field)) setError(undefined);
+  };
+  return { run, busy, error, errorFor, generalError, clearFor, clear: () => setError(undefined) };
 }
 
 /** A labelled control; its hint, warning and error are tied to it with aria-describedby. */
@@ -49,6 +53,7 @@ export function ErrorLine({ message }: { message: string | undefined }) {
 /** A button that asks once more, saying what will happen. */
 export function ConfirmButton(props: { label: string; question: string; confirm: string; onConfirm: () => void; danger?: boolean }) {
   const [asking, setAsking] = useState(false);
+  useEscape(asking, () => setAsking(false));
   if (!asking) return <button className={props.danger ? 'danger' : undefined} onClick={() => setAsking(true)}>{props.label}</button>;
   return (
     <span className="row" role="group" aria-label={props.question}>
@@ -68,8 +73,63 @@ export function Empty(props: { title: string; children: ReactNode }) {
   );
 }
 
+/** Escape closes what is open (a form, a question) while `open`. */
+export function useEscape(open: boolean, close: () => void) {
+  useEffect(() => {
+    if (!open) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open, close]);
+}
+
+// Colour alone does not say it: each status has a shape too.
+const statusIcons: Record<string, string> = {
+  succeeded: '✓', running: '●', up: '●', queued: '◷', provisioning: '◷', connecting: '◷',
+  failed: '✕', error: '✕', timed_out: '⧖', interrupted: '!', cancelled: '–', stopped: '■', off: '○',
+};
+
 export function Badge({ status }: { status: string }) {
-  return <span className={`badge ${status}`}>{status.replace('_', ' ')}</span>;
+  return (
+    <span className={`badge ${status}`}>
+      <span aria-hidden="true">{statusIcons[status] ?? '•'} </span>
+      {status.replace('_', ' ')}
+    </span>
+  );
+}
+
+// "in 1 day" rather than "tomorrow": a number reads the same at a glance in every row.
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'always' });
+const steps: [Intl.RelativeTimeFormatUnit, number][] = [['second', 60], ['minute', 60], ['hour', 24], ['day', 30], ['month', 12], ['year', Infinity]];
+
+/** "5 minutes ago", "in 2 hours". */
+export function relativeTime(iso: string, now = Date.now()): string {
+  let amount = (new Date(iso).getTime() - now) / 1000;
+  if (Math.abs(amount) < 10) return 'just now';
+  for (const [unit, size] of steps) {
+    if (Math.abs(amount) < size) return relative.format(Math.round(amount), unit);
+    amount /= size;
+  }
+  return formatTime(iso);
+}
+
+/** A time in words relative to now, the exact time on hover. */
+export function Time({ iso }: { iso: string | null | undefined }) {
+  if (!iso) return <>—</>;
+  return <time dateTime={iso} title={formatTime(iso)}>{relativeTime(iso)}</time>;
+}
+
+/** Copies a text (an API key, a URL) and says so. */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(text);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2_000);
+  };
+  return <button type="button" onClick={() => void copy().catch(() => setCopied(false))}>{copied ? 'Copied' : label}</button>;
 }
 
 export function Avatar({ url, name, small }: { url: string; name: string; small?: boolean }) {

@@ -2,7 +2,7 @@
 // it is the HTTP API with the session cookie, and Server-Sent Events for what happens live.
 import type { StewardBridge } from '../../../shared/bridge';
 import type { z } from 'zod';
-import { type ActivityEvent, type Instance, type LiveEvent, type OperationName, type Operations, type Run, operations } from '../../../shared/contract';
+import { type ActivityEvent, type ChangedResource, type Instance, type LiveEvent, type OperationName, type Operations, type Run, operations } from '../../../shared/contract';
 import type { ErrorCode } from '../../../shared/errors';
 
 export interface CallInput {
@@ -74,6 +74,7 @@ export function httpClient(base = ''): StewardClient {
       source.addEventListener('activity', onActivity);
       source.addEventListener('run', onRun);
       source.addEventListener('instance', onInstance);
+      source.addEventListener('changed', (message: MessageEvent<string>) => listener({ type: 'changed', ...(JSON.parse(message.data) as { resource: ChangedResource; id: string }) }));
       return () => source.close();
     },
   };

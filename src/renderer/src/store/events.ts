@@ -1,21 +1,63 @@
 // Every live subscription of the UI, in one place: activity lines join the feed, run changes
-// update the runs, instance changes their cards, and a finished run refreshes its transcript.
+// update the runs, instance changes their cards, a changed automation or webhook is reloaded. A
+// line of a run whose thread or messages are shown fetches only what is new; a run that changes
+// status refreshes its instance's chats and its automation (last and next run); a webhook's new
+// run refreshes its shown deliveries.
+import type { ActivityEvent, LiveEvent } from '../../../shared/contract';
 import type { AppStore } from '.';
 
+/** How long activity lines gather before the store takes them: 10,000 lines are a few hundred updates, not 10,000. */
+export const activityBatchMs = 100;
+
 export function followLiveEvents(store: AppStore): () => void {
-  return store.getState().client.subscribe((event) => {
+  let pending: ActivityEvent[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  function flush(): void {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    const lines = pending;
+    pending = [];
     const state = store.getState();
+    state.addActivities(lines);
+    // Each run said something: what is shown of it asks once for what is new (at most one request in flight).
+    for (const runId of new Set(lines.map((line) => line.runId))) if (runId) state.runProgressed(runId);
+  }
+
+  function onEvent(event: LiveEvent): void {
     if (event.type === 'activity') {
-      state.addActivity(event.event);
-      const threadId = state.runs.find((run) => run.id === event.event.runId)?.threadId;
-      if (threadId && state.threads[threadId]) void state.loadThread(threadId);
+      pending.push(event.event);
+      timer ??= setTimeout(flush, activityBatchMs);
       return;
     }
+    // Lines that came before a change are taken first, so nothing is seen out of order.
+    flush();
+    const state = store.getState();
     if (event.type === 'instance') {
       state.upsertInstance(event.instance);
       return;
     }
-    state.upsertRun(event.run);
-    if (!['queued', 'running'].includes(event.run.status)) void state.loadThread(event.run.threadId);
-  });
+    if (event.type === 'changed') {
+      if (event.resource === 'automation') void state.refreshAutomation(event.id).catch(() => undefined);
+      else void state.loadWebhooks().catch(() => undefined);
+      return;
+    }
+    const { run } = event;
+    state.upsertRun(run);
+    if (run.status === 'succeeded') state.noteSuccess();
+    // The end of a run writes its last lines: whatever is shown of it catches up.
+    if (!['queued', 'running'].includes(run.status)) state.runProgressed(run.id);
+    if (state.chats[run.instanceId]) void state.loadChats(run.instanceId).catch(() => undefined);
+    // A queued run moved its automation's next run on; a finished one set its last run.
+    if (run.source === 'automation' && run.sourceId && run.status !== 'running') void state.refreshAutomation(run.sourceId).catch(() => undefined);
+    // A webhook's new run is a new delivery: a shown list of its deliveries catches up.
+    if (run.status === 'queued' && run.sourceId && state.deliveries[run.sourceId]) void state.loadDeliveries(run.sourceId).catch(() => undefined);
+  }
+
+  const unsubscribe = store.getState().client.subscribe(onEvent);
+  return () => {
+    if (timer !== undefined) clearTimeout(timer);
+    unsubscribe();
+  };
 }

@@ -1,12 +1,12 @@
-// Instances: the list, create, rename and avatar, start and stop.
-import type { Instance } from '../../../shared/contract';
+// Instances: the list, create, rename, avatar and agent, start and stop.
+import type { AgentConfig, Instance } from '../../../shared/contract';
 import type { Slice } from '.';
 
 export interface InstancesSlice {
   instances: Instance[];
   loadInstances: () => Promise<void>;
   createInstance: (body: Record<string, unknown>) => Promise<Instance>;
-  updateInstance: (id: string, body: { name?: string; avatarUrl?: string }) => Promise<Instance>;
+  updateInstance: (id: string, body: { name?: string; avatarUrl?: string; agent?: AgentConfig }) => Promise<Instance>;
   setInstanceRunning: (id: string, running: boolean) => Promise<Instance>;
   deleteInstance: (id: string) => Promise<void>;
   /** From a live event. */

@@ -1,46 +1,29 @@
-// Activity: filters on the left (time window, kind, instance, reset), the stream on the right with
-// new lines arriving live; cron and hook tags show where a line came from.
-import { useMemo, useState } from 'react';
-import { type ActivityEvent, activityKinds } from '../../../shared/contract';
-import { Avatar, Empty } from '../components/ui';
+// Activity: filters on the left (time window, kind, instance, reset; applied by the server, and to
+// live lines as they arrive), the stream on the right with new lines arriving live and older pages
+// on demand; cron and hook tags show where a line came from. On a first start, the
+// onboarding card above it.
+import { useMemo } from 'react';
+import { activityKinds } from '../../../shared/contract';
+import { Avatar, Empty, ErrorLine, useAction } from '../components/ui';
+import { type ActivityFilters, isUnfiltered, noFilters, timeWindows } from '../lib/activity-filters';
 import { useApp } from '../lib/app-context';
+import { OnboardingGate } from './Onboarding';
 
-export const timeWindows = [
-  ['5m', 5 * 60e3], ['15m', 15 * 60e3], ['30m', 30 * 60e3], ['1h', 3600e3], ['6h', 6 * 3600e3],
-  ['24h', 24 * 3600e3], ['7d', 7 * 86400e3], ['30d', 30 * 86400e3], ['all', Infinity], ['custom', NaN],
-] as const;
-type WindowName = (typeof timeWindows)[number][0];
-
-export interface ActivityFilters {
-  window: WindowName;
-  from: string;
-  to: string;
-  kinds: string[];
-  instanceIds: string[];
-}
-
-export const noFilters: ActivityFilters = { window: 'all', from: '', to: '', kinds: [], instanceIds: [] };
-
-/** The lines a set of filters keeps, at `now`. */
-export function filterActivity(lines: ActivityEvent[], filters: ActivityFilters, now: number): ActivityEvent[] {
-  const span = timeWindows.find(([name]) => name === filters.window)![1];
-  const from = filters.window === 'custom' ? (filters.from ? Date.parse(filters.from) : -Infinity) : now - span;
-  const to = filters.window === 'custom' && filters.to ? Date.parse(filters.to) : Infinity;
-  return lines.filter((line) => {
-    const at = Date.parse(line.timestamp);
-    return at >= from && at <= to && (filters.kinds.length === 0 || filters.kinds.includes(line.kind)) && (filters.instanceIds.length === 0 || filters.instanceIds.includes(line.instanceId));
-  });
-}
+export { filterActivity, noFilters, timeWindows, type ActivityFilters } from '../lib/activity-filters';
 
 const toggle = (list: string[], value: string) => (list.includes(value) ? list.filter((each) => each !== value) : [...list, value]);
 
 export function Activity() {
-  const { activity, instances } = useApp();
-  const [filters, setFilters] = useState<ActivityFilters>(noFilters);
-  const shown = useMemo(() => filterActivity(activity, filters, Date.now()).slice().reverse(), [activity, filters]);
+  const { activity, activityFilters: filters, activityHasOlder, loadActivity, loadOlderActivity, instances } = useApp();
+  const action = useAction();
+  // The server filters: an old match is found however many lines came since.
+  const setFilters = (next: ActivityFilters) => void action.run(() => loadActivity(next));
+  const shown = useMemo(() => activity.slice().reverse(), [activity]);
   return (
     <section aria-labelledby="activity-title">
+      <OnboardingGate />
       <h2 id="activity-title">Activity</h2>
+      <ErrorLine message={action.error?.message} />
       <div className="split">
         <aside className="filters" aria-label="Filters">
           <fieldset>
@@ -73,8 +56,8 @@ export function Activity() {
         </aside>
         <div className="stream card" role="log" aria-label="Activity stream" style={{ padding: 0 }}>
           {shown.length === 0 ? (
-            <Empty title={activity.length === 0 ? 'Nothing has happened yet' : 'No lines match the filters'}>
-              {activity.length === 0 ? 'Every message, tool call and result of every agent lands here, live. Create an automation or a webhook to start.' : 'Widen the time window or reset the filters.'}
+            <Empty title={isUnfiltered(filters) ? 'Nothing has happened yet' : 'No lines match the filters'}>
+              {isUnfiltered(filters) ? 'Every message, tool call and result of every agent lands here, live. Create an automation or a webhook to start.' : 'Widen the time window or reset the filters.'}
             </Empty>
           ) : (
             shown.map((line) => {
@@ -94,6 +77,7 @@ export function Activity() {
               );
             })
           )}
+          {activityHasOlder && <button className="load-older" disabled={action.busy} onClick={() => void action.run(loadOlderActivity)}>Load older</button>}
         </div>
       </div>
     </section>

@@ -1,10 +1,10 @@
 // Automations: the list with the next run and an enabled switch; create and edit with the cron
-// helper; run now; delete with confirmation.
-import { useState } from 'react';
+// helper and what happens to missed fires; run now; delete with confirmation.
+import { useEffect, useState } from 'react';
 import type { Automation, Memory, NotifyOverride } from '../../../shared/contract';
 import { CronHelper, describeCron } from '../components/CronHelper';
 import { InstanceField, useDefaultInstanceId } from '../components/InstanceField';
-import { Badge, ConfirmButton, Empty, ErrorLine, Field, MemoryField, NotifyField, formatTime, useAction } from '../components/ui';
+import { Badge, ConfirmButton, Empty, ErrorLine, Field, MemoryField, NotifyField, Time, useAction, useEscape } from '../components/ui';
 import { useApp } from '../lib/app-context';
 
 const timezones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
@@ -20,21 +20,26 @@ function Editor({ automation, onDone }: { automation?: Automation; onDone: () =>
   const [instanceId, setInstanceId] = useState(automation?.instanceId ?? defaultInstanceId);
   const [notify, setNotify] = useState<NotifyOverride>(automation?.notify ?? 'default');
   const [memory, setMemory] = useState<Memory>(automation?.memory ?? 'fresh');
+  const [catchUp, setCatchUp] = useState<Automation['catchUp']>(automation?.catchUp ?? 'latest');
+  const { toast } = useApp();
   const action = useAction();
+  useEscape(true, onDone);
   const save = async () => {
-    const saved = await action.run(() => saveAutomation(automation?.id, { name, prompt, cronExpression, timezone, notify, memory, ...(instanceId ? { instanceId } : {}) }));
-    if (saved) onDone();
+    const saved = await action.run(() => saveAutomation(automation?.id, { name, prompt, cronExpression, timezone, notify, memory, catchUp, ...(instanceId ? { instanceId } : {}) }));
+    if (!saved) return toast('failure', automation ? `${automation.name} was not saved.` : 'The automation was not created.');
+    toast('success', automation ? `${saved.name} saved.` : `${saved.name} created.`);
+    onDone();
   };
   return (
     <form className="card" aria-label={automation ? `Edit ${automation.name}` : 'New automation'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
-        <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Morning triage" />
+        <input autoFocus value={name} onChange={(event) => { setName(event.target.value); action.clearFor('name'); }} placeholder="Morning triage" />
       </Field>
       <Field label="Prompt" error={action.errorFor('prompt')} hint="What the agent is asked each time it runs.">
-        <textarea value={prompt} onChange={(event) => setPrompt(event.target.value)} placeholder="Look at yesterday's failed CI runs and summarise them." />
+        <textarea value={prompt} onChange={(event) => { setPrompt(event.target.value); action.clearFor('prompt'); }} placeholder="Look at yesterday's failed CI runs and summarise them." />
       </Field>
       <Field label="Schedule (cron)" error={action.errorFor('cronExpression')} hint={<CronHelper expression={cronExpression} timezone={timezone} />}>
-        <input className="mono" value={cronExpression} onChange={(event) => setCron(event.target.value)} />
+        <input className="mono" value={cronExpression} onChange={(event) => { setCron(event.target.value); action.clearFor('cronExpression'); }} />
       </Field>
       <Field label="Timezone" error={action.errorFor('timezone')}>
         <select value={timezone} onChange={(event) => setTimezone(event.target.value)}>
@@ -43,14 +48,35 @@ function Editor({ automation, onDone }: { automation?: Automation; onDone: () =>
       </Field>
       <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} />
       <MemoryField value={memory} onChange={setMemory} error={action.errorFor('memory')} />
+      <Field label="Missed runs" error={action.errorFor('catchUp')} hint="When Steward was not running (or paused) at a scheduled time.">
+        <select value={catchUp} onChange={(event) => setCatchUp(event.target.value as Automation['catchUp'])}>
+          <option value="latest">Run the latest missed one (if at most 24 h late)</option>
+          <option value="skip">Skip them all</option>
+        </select>
+      </Field>
       <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />
-      <ErrorLine message={action.generalError(['name', 'prompt', 'cronExpression', 'timezone', 'instanceId', 'notify', 'memory'])} />
+      <ErrorLine message={action.generalError(['name', 'prompt', 'cronExpression', 'timezone', 'instanceId', 'notify', 'memory', 'catchUp'])} />
       <div className="bar">
         <button className="primary" type="submit" disabled={action.busy}>{automation ? 'Save' : 'Create automation'}</button>
         <button type="button" onClick={onDone}>Cancel</button>
       </div>
     </form>
   );
+}
+
+/** The first of its next runs still ahead, re-derived every few seconds; once all are past, the automation is reloaded. */
+function NextRun({ automation }: { automation: Automation }) {
+  const { refreshAutomation } = useApp();
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 5_000);
+    return () => clearInterval(timer);
+  }, []);
+  const next = automation.nextRuns.find((at) => Date.parse(at) > now);
+  useEffect(() => {
+    if (!next && automation.nextRuns.length > 0) void refreshAutomation(automation.id).catch(() => undefined);
+  }, [next, automation.id, automation.nextRuns.length, refreshAutomation]);
+  return <Time iso={next ?? null} />;
 }
 
 export function Automations() {
@@ -89,7 +115,7 @@ export function Automations() {
               <div className="hint">
                 <code>{automation.cronExpression}</code> {describeCron(automation.cronExpression)} · {automation.timezone} · on {instanceName(automation.instanceId)}
               </div>
-              <div className="hint">Next run: <span data-testid="next-run">{automation.enabled ? formatTime(automation.nextRuns[0]) : 'paused (off)'}</span> · last run {formatTime(automation.lastRunAt)}</div>
+              <div className="hint">Next run: <span data-testid="next-run">{automation.enabled ? <NextRun automation={automation} /> : 'paused (off)'}</span> · last run <Time iso={automation.lastRunAt} /></div>
               <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>
                 <button onClick={() => void action.run(async () => navigate(`/runs/${(await runAutomation(automation.id)).id}`))}>Run now</button>
                 <button onClick={() => setEditing(automation.id)}>Edit</button>

@@ -1,46 +1,10 @@
-// Instances: cards with avatar, name, status, image tag and fqdn; rename, avatar, agent; start and
-// stop; a new instance with its agent.
+// Instances: cards with avatar, name, status, image tag and fqdn; rename, avatar, "Edit agent"
+// (the same agent form as a new instance; a change is probed again); start and stop; chat.
 import { useState } from 'react';
 import type { AgentConfig, Instance } from '../../../shared/contract';
+import { AgentFields, describeAgent } from '../components/AgentFields';
 import { Avatar, Badge, ConfirmButton, ErrorLine, Field, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
-
-const presets = ['claude-code', 'codex', 'gemini', 'goose', 'opencode', 'custom'] as const;
-
-export function describeAgent(agent: AgentConfig): string {
-  if (agent.provider === 'openai') return `${agent.model} at ${agent.baseUrl}`;
-  return agent.preset === 'custom' ? `custom: ${[agent.command, ...(agent.args ?? [])].join(' ')}` : agent.preset;
-}
-
-/** The agent settings form: a CLI preset (or any command), or the built-in OpenAI-compatible agent. */
-export function AgentFields({ agent, onChange, errorFor }: { agent: AgentConfig; onChange: (agent: AgentConfig) => void; errorFor: (field: string) => string | undefined }) {
-  const kind = agent.provider === 'openai' ? 'openai' : agent.preset;
-  return (
-    <>
-      <Field label="Agent" error={errorFor('agent.preset') ?? errorFor('agent.provider')}>
-        <select value={kind} onChange={(event) => onChange(event.target.value === 'openai' ? { provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b' } : { provider: 'command', preset: event.target.value as (typeof presets)[number], ...(event.target.value === 'custom' ? { command: 'cat' } : {}) })}>
-          {presets.map((preset) => <option key={preset} value={preset}>{preset === 'custom' ? 'Custom command' : preset}</option>)}
-          <option value="openai">Built-in (OpenAI-compatible: Ollama, LM Studio, OpenRouter…)</option>
-        </select>
-      </Field>
-      {agent.provider === 'command' && agent.preset === 'custom' && (
-        <Field label="Command" error={errorFor('agent.command')} hint="Any executable; the prompt goes to its stdin, each line it prints is a reply.">
-          <input className="mono" value={agent.command ?? ''} onChange={(event) => onChange({ ...agent, command: event.target.value })} />
-        </Field>
-      )}
-      {agent.provider === 'openai' && (
-        <>
-          <Field label="Base URL" error={errorFor('agent.baseUrl')}>
-            <input className="mono" value={agent.baseUrl} onChange={(event) => onChange({ ...agent, baseUrl: event.target.value })} />
-          </Field>
-          <Field label="Model" error={errorFor('agent.model')}>
-            <input className="mono" value={agent.model} onChange={(event) => onChange({ ...agent, model: event.target.value })} />
-          </Field>
-        </>
-      )}
-    </>
-  );
-}
 
 function NewInstance({ onDone }: { onDone: () => void }) {
   const { createInstance, settings } = useApp();
@@ -62,8 +26,27 @@ function NewInstance({ onDone }: { onDone: () => void }) {
   );
 }
 
+/** "Edit agent": the instance's agent in the same form as a new instance's; saving probes it again. */
+function AgentEditor({ instance, onDone }: { instance: Instance; onDone: () => void }) {
+  const { updateInstance } = useApp();
+  const [agent, setAgent] = useState<AgentConfig>(instance.agent);
+  const action = useAction();
+  return (
+    <form className="card nested" aria-label={`Agent of ${instance.name}`} onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { agent }); onDone(); }); }}>
+      <AgentFields agent={agent} onChange={setAgent} errorFor={action.errorFor} />
+      <div className="hint">Saving checks the agent again; a run already running finishes on the agent it started with, the next runs use this one.</div>
+      <ErrorLine message={action.generalError(['agent'])} />
+      <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>
+        <button className="primary" type="submit" disabled={action.busy}>Save agent</button>
+        <button type="button" onClick={onDone}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
 function Card({ instance }: { instance: Instance }) {
-  const { updateInstance, setInstanceRunning, deleteInstance } = useApp();
+  const { updateInstance, setInstanceRunning, deleteInstance, navigate } = useApp();
+  const [editingAgent, setEditingAgent] = useState(false);
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(instance.name);
   const [avatarUrl, setAvatarUrl] = useState('');
@@ -85,15 +68,18 @@ function Card({ instance }: { instance: Instance }) {
         </div>
         <Badge status={instance.status} />
       </div>
-      <div className="hint">Agent: {describeAgent(instance.agent)} {instance.imageTag && <>· <code>{instance.imageTag}</code></>}</div>
+      <div className="hint">Agent: <span className="mono">{describeAgent(instance.agent)}</span> {instance.imageTag && <>· <code>{instance.imageTag}</code></>}</div>
       {instance.statusReason && <div className="error">{instance.statusReason}</div>}
       <ErrorLine message={action.error?.message} />
       <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>
+        <button onClick={() => navigate(`/chat/${instance.id}`)}>Chat</button>
         {!renaming && <button onClick={() => { setName(instance.name); setRenaming(true); }}>Rename</button>}
+        {!editingAgent && <button onClick={() => setEditingAgent(true)}>Edit agent</button>}
         {instance.status === 'stopped' ? <button onClick={() => void action.run(() => setInstanceRunning(instance.id, true))}>Start</button> : <button onClick={() => void action.run(() => setInstanceRunning(instance.id, false))}>Stop</button>}
         {instance.status === 'error' && <button onClick={() => void action.run(() => setInstanceRunning(instance.id, true))}>Check again</button>}
         {!instance.isDefault && <ConfirmButton label="Delete" danger question={`Delete ${instance.name}?`} confirm="Delete" onConfirm={() => void action.run(() => deleteInstance(instance.id))} />}
       </div>
+      {editingAgent && <AgentEditor instance={instance} onDone={() => setEditingAgent(false)} />}
       <form className="row" style={{ marginTop: 8 }} onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { avatarUrl }); setAvatarUrl(''); }); }}>
         <input aria-label={`Avatar URL for ${instance.name}`} placeholder="https://… avatar (empty: initials)" value={avatarUrl} onChange={(event) => setAvatarUrl(event.target.value)} />
         <button type="submit">Set avatar</button>

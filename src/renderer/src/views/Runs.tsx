@@ -1,12 +1,29 @@
-// Runs: the recent runs, and one run (or one thread) as a transcript that grows while it runs.
-import { useEffect, useState } from 'react';
-import { Badge, Empty, ErrorLine, formatTime, useAction } from '../components/ui';
+// Runs: the recent runs (filtered by status, source and instance, paged with “Load more”), and one thread (an automation's or a webhook's history) as a transcript
+// that grows while it runs. One run's page is Run.tsx.
+import { useEffect } from 'react';
+import type { Run } from '../../../shared/contract';
+import { RunFilters } from '../components/RunFilters';
+import { Turns } from '../components/Turns';
+import { Badge, Empty, ErrorLine, Time, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
+import { visibleRuns } from '../store/run-list';
+
+/** The tag of a run's source, as the activity labels it: a scheduled fire `cron`, run now `api`. */
+export function sourceTag(run: Run): string {
+  if (run.source === 'automation') return run.scheduledFor ? 'cron' : 'api';
+  return run.source === 'webhook' ? 'hook' : run.source;
+}
 
 export function RunList() {
-  const { runs, instances } = useApp();
+  const { runs, instances, runFilter, runPage, runPageHasMore, filterRuns, loadMoreRuns } = useApp();
+  const action = useAction();
+  useEffect(() => {
+    void filterRuns().catch(() => undefined);
+  }, [filterRuns]);
   const nameOf = (id: string) => instances.find((each) => each.id === id)?.name ?? id;
-  if (runs.length === 0) {
+  const shown = visibleRuns(runPage, runs, runFilter, runPageHasMore);
+  const filtered = Boolean(runFilter.status || runFilter.source || runFilter.instanceId);
+  if (shown.length === 0 && !filtered && runPage !== undefined) {
     return (
       <section aria-labelledby="runs-title">
         <h2 id="runs-title">Runs</h2>
@@ -17,20 +34,31 @@ export function RunList() {
   return (
     <section aria-labelledby="runs-title">
       <h2 id="runs-title">Runs</h2>
-      <table>
-        <thead><tr><th>Started</th><th>Status</th><th>Source</th><th>Instance</th><th>Prompt</th></tr></thead>
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.id}>
-              <td><a href={`#/runs/${run.id}`}>{formatTime(run.startedAt ?? run.createdAt)}</a></td>
-              <td><Badge status={run.status} /></td>
-              <td><span className={`tag ${run.source === 'automation' ? 'cron' : run.source === 'webhook' ? 'hook' : ''}`}>{run.source}</span></td>
-              <td>{nameOf(run.instanceId)}</td>
-              <td className="hint">{run.prompt.slice(0, 90)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RunFilters filter={runFilter} instances={instances} onChange={(filter) => void action.run(() => filterRuns(filter))} />
+      <ErrorLine message={action.error?.message} />
+      {shown.length === 0 ? (
+        <Empty title={runPage === undefined ? 'Loading…' : 'No runs match'}>{runPage === undefined ? '' : 'Try another status, source or instance.'}</Empty>
+      ) : (
+        <table className="runs">
+          <thead><tr><th>Started</th><th>Status</th><th>Source</th><th>Instance</th><th>Prompt</th></tr></thead>
+          <tbody>
+            {shown.map((run) => (
+              <tr key={run.id}>
+                <td><a href={`#/runs/${run.id}`}><Time iso={run.startedAt ?? run.createdAt} /></a></td>
+                <td><Badge status={run.status} /></td>
+                <td><span className={`tag ${sourceTag(run)}`}>{sourceTag(run)}</span> {run.source}</td>
+                <td>{nameOf(run.instanceId)}</td>
+                <td className="hint prompt">{run.prompt.slice(0, 90)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {runPageHasMore && (
+        <div className="bar" style={{ marginTop: 10 }}>
+          <button type="button" disabled={action.busy} onClick={() => void action.run(loadMoreRuns)}>Load more</button>
+        </div>
+      )}
     </section>
   );
 }
@@ -43,51 +71,7 @@ export function Transcript({ threadId }: { threadId: string }) {
   const messages = threads[threadId];
   if (!messages) return <div className="hint">Loading…</div>;
   if (messages.length === 0) return <div className="hint">Nothing said yet: the run is waiting for its turn.</div>;
-  return (
-    <div aria-label="Transcript" aria-live="polite">
-      {messages.map((message) => (
-        <div key={message.seq} className={`message ${message.role}`}>
-          <span className="role">{message.role} · {new Date(message.createdAt).toLocaleTimeString()}</span>
-          {message.content}
-        </div>
-      ))}
-    </div>
-  );
-}
-
-export function RunView({ id }: { id: string }) {
-  const { runs, loadRun, cancelRun } = useApp();
-  const [missing, setMissing] = useState(false);
-  const action = useAction();
-  const run = runs.find((each) => each.id === id);
-  useEffect(() => {
-    loadRun(id).catch(() => setMissing(true));
-  }, [id, loadRun]);
-  if (missing) return <Empty title="No such run">It may have been deleted with its automation or webhook.</Empty>;
-  if (!run) return <div className="hint">Loading…</div>;
-  return (
-    <section aria-labelledby="run-title">
-      <div className="bar">
-        <h2 id="run-title">Run</h2>
-        <Badge status={run.status} />
-        <span className="hint">
-          {run.source} · queued {formatTime(run.createdAt)} · finished {formatTime(run.finishedAt)}
-          {run.sessionId && ` · session ${run.sessionId}${run.resumedSessionId ? ' (continued)' : ''}`}
-        </span>
-        <span className="spacer" />
-        {['queued', 'running'].includes(run.status) && <button className="danger" onClick={() => void action.run(() => cancelRun(run.id))}>Cancel</button>}
-      </div>
-      <ErrorLine message={action.error?.message} />
-      {run.error && <div className="card error">{run.error}</div>}
-      <Transcript threadId={run.threadId} />
-      {run.stderr && (
-        <details>
-          <summary>stderr</summary>
-          <pre>{run.stderr}</pre>
-        </details>
-      )}
-    </section>
-  );
+  return <Turns messages={messages} />;
 }
 
 export function ThreadView({ id }: { id: string }) {

@@ -1,70 +1,118 @@
-// Settings: the agent new instances get, notifications, launch at login, runner limits, activity
-// retention, API keys (a new key is shown once), and where the data lives.
+// Settings: the agent new instances get, notifications, launch at login (desktop app only), runner
+// limits, activity retention, the tunnel, secrets, API keys (a new key is shown once, with a copy
+// button), and where the data lives. Saves are confirmed with a toast.
 import { useEffect, useState } from 'react';
-import type { AgentConfig, NotificationPolicy } from '../../../shared/contract';
-import { ConfirmButton, ErrorLine, Field, formatTime, useAction } from '../components/ui';
+import type { AgentConfig, NotificationPolicy, SettingsPatch } from '../../../shared/contract';
+import { AgentFields } from '../components/AgentFields';
+import { SecretsSettings } from '../components/SecretsSettings';
+import { TunnelSettings } from '../components/TunnelSettings';
+import { ConfirmButton, CopyButton, ErrorLine, Field, Time, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
 import { inDesktopApp } from '../lib/api';
-import { AgentFields } from './Instances';
+
+const tunnelPollMs = 2_000;
+
+/** A whole number in a range, or a problem in words; empty is `null` where `allowEmpty`. */
+function wholeNumber(text: string, min: number, max: number, allowEmpty: boolean): { value?: number | null; problem?: string } {
+  if (text.trim() === '') return allowEmpty ? { value: null } : { problem: `Enter a whole number from ${min} to ${max}.` };
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) return { problem: max === Infinity ? `Enter a whole number of at least ${min}, or leave it empty.` : `Enter a whole number from ${min} to ${max}.` };
+  return { value };
+}
 
 export function Settings() {
-  const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, paused, setPaused, system } = useApp();
+  const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, toast } = useApp();
   const [agent, setAgent] = useState<AgentConfig | undefined>(settings?.defaultAgent);
   const [keyName, setKeyName] = useState('');
   const [newKey, setNewKey] = useState<string | undefined>();
+  const [problems, setProblems] = useState<Record<string, string | undefined>>({});
   const action = useAction();
   useEffect(() => setAgent(settings?.defaultAgent), [settings?.defaultAgent]);
+  useEffect(() => {
+    void Promise.all([loadTunnel(), loadSecrets()]).catch(() => undefined);
+  }, [loadTunnel, loadSecrets]);
+  const connecting = tunnel?.state === 'connecting';
+  useEffect(() => {
+    // The tunnel has no live event of its own: while it connects, ask now and then.
+    if (!connecting) return undefined;
+    const timer = setInterval(() => void loadTunnel().catch(() => undefined), tunnelPollMs);
+    return () => clearInterval(timer);
+  }, [connecting, loadTunnel]);
   if (!settings) return <div className="hint">Loading…</div>;
   const desktop = inDesktopApp();
+  const save = async (patch: SettingsPatch, what: string) => {
+    const done = await action.run(async () => updateSettings(patch).then(() => true));
+    toast(done ? 'success' : 'failure', done ? `${what} saved.` : `${what} not saved.`);
+  };
+  /** A number field saved on blur, checked first so its problem reads in words next to it. */
+  const numberField = (field: string, label: string, initial: number | null, min: number, max: number, patch: (value: number | null) => SettingsPatch) => (
+    <Field label={label} error={problems[field] ?? action.errorFor(field)}>
+      <input
+        type="number"
+        min={min}
+        max={max === Infinity ? undefined : max}
+        defaultValue={initial ?? ''}
+        onChange={(event) => { if (problems[field] && !wholeNumber(event.target.value, min, max, max === Infinity).problem) setProblems({ ...problems, [field]: undefined }); action.clearFor(field); }}
+        onBlur={(event) => {
+          const { value, problem } = wholeNumber(event.target.value, min, max, max === Infinity);
+          setProblems({ ...problems, [field]: problem });
+          if (!problem && value !== initial) void save(patch(value ?? null), label);
+        }}
+      />
+    </Field>
+  );
   return (
     <section aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>
       <ErrorLine message={action.generalError(['defaultAgent', 'runner', 'activity'])} />
       <div className="card">
         <h3>Agent for new instances</h3>
+        <div className="hint" style={{ marginBottom: 8 }}>Instances that exist keep their own agent, the default one included: change it with “Edit agent” on its card in <a href="#/instances">Instances</a>.</div>
         {agent && <AgentFields agent={agent} onChange={setAgent} errorFor={(field) => action.errorFor(field.replace(/^agent/, 'defaultAgent'))} />}
-        <button className="primary" onClick={() => void action.run(() => updateSettings({ defaultAgent: agent }))}>Save agent</button>
+        <button className="primary" onClick={() => void save({ defaultAgent: agent }, 'Agent for new instances')}>Save agent</button>
       </div>
       <div className="card">
         <h3>Notifications and automations</h3>
         <Field label="Notify me when a run finishes" hint={desktop ? undefined : 'Notifications are shown by the desktop app.'}>
-          <select value={settings.notifications.on} onChange={(event) => void action.run(() => updateSettings({ notifications: { on: event.target.value as NotificationPolicy } }))}>
+          <select value={settings.notifications.on} onChange={(event) => void save({ notifications: { on: event.target.value as NotificationPolicy } }, 'Notifications')}>
             <option value="all">Always</option>
             <option value="failures">Only when it fails</option>
             <option value="none">Never</option>
           </select>
         </Field>
-        <label className="switch"><input type="checkbox" checked={settings.desktop.launchAtLogin} onChange={(event) => void action.run(() => updateSettings({ desktop: { launchAtLogin: event.target.checked } }))} /> Launch Steward at login {desktop ? '' : '(desktop app)'}</label>
+        {desktop && <label className="switch"><input type="checkbox" checked={settings.desktop.launchAtLogin} onChange={(event) => void save({ desktop: { launchAtLogin: event.target.checked } }, 'Launch at login')} /> Launch Steward at login</label>}
         <div style={{ marginTop: 8 }}>
           <label className="switch"><input type="checkbox" checked={paused} onChange={(event) => void action.run(() => setPaused(event.target.checked))} /> Pause all automations</label>
         </div>
       </div>
       <div className="card">
         <h3>Runner and retention</h3>
-        <Field label="Runs at the same time" error={action.errorFor('runner.maxRunning')}>
-          <input type="number" min={1} max={32} defaultValue={settings.runner.maxRunning} onBlur={(event) => void action.run(() => updateSettings({ runner: { maxRunning: Number(event.target.value) } }))} />
-        </Field>
-        <Field label="Activity lines kept per instance (empty: all)" error={action.errorFor('activity.retentionLines')}>
-          <input type="number" min={1} defaultValue={settings.activity.retentionLines ?? ''} onBlur={(event) => void action.run(() => updateSettings({ activity: { retentionLines: event.target.value ? Number(event.target.value) : null } }))} />
-        </Field>
-        <Field label="Days of activity kept (empty: all)" error={action.errorFor('activity.retentionDays')}>
-          <input type="number" min={1} defaultValue={settings.activity.retentionDays ?? ''} onBlur={(event) => void action.run(() => updateSettings({ activity: { retentionDays: event.target.value ? Number(event.target.value) : null } }))} />
-        </Field>
+        {numberField('runner.maxRunning', 'Runs at the same time', settings.runner.maxRunning, 1, 32, (value) => ({ runner: { maxRunning: value ?? 1 } }))}
+        {numberField('activity.retentionLines', 'Activity lines kept per instance (empty: all)', settings.activity.retentionLines, 1, Infinity, (value) => ({ activity: { retentionLines: value } }))}
+        {numberField('activity.retentionDays', 'Days of activity kept (empty: all)', settings.activity.retentionDays, 1, Infinity, (value) => ({ activity: { retentionDays: value } }))}
       </div>
+      <TunnelSettings key={tunnel ? 'loaded' : 'loading'} />
+      <SecretsSettings />
       <div className="card">
         <h3>API keys</h3>
-        <form className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { setNewKey(await createApiKey(keyName)); setKeyName(''); }); }}>
+        <form className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { setNewKey(await createApiKey(keyName)); setKeyName(''); toast('success', 'API key created.'); }); }}>
           <input aria-label="Key name" placeholder="laptop, CI…" value={keyName} onChange={(event) => setKeyName(event.target.value)} />
           <button type="submit">Create key</button>
         </form>
-        {newKey && <div className="card" role="status">Copy this key now; it is not shown again: <code data-testid="new-key">{newKey}</code></div>}
+        {newKey && (
+          <div className="card nested row wrap" role="status">
+            <span>Copy this key now; it is not shown again:</span> <code data-testid="new-key">{newKey}</code>
+            <CopyButton text={newKey} label="Copy key" />
+            <button type="button" onClick={() => setNewKey(undefined)}>Done</button>
+          </div>
+        )}
         <table style={{ marginTop: 8 }}>
           <tbody>
             {apiKeys.map((key) => (
               <tr key={key.id}>
                 <td>{key.name}</td>
                 <td className="mono">{key.preview}…</td>
-                <td className="hint">last used {formatTime(key.lastUsedAt)}</td>
+                <td className="hint">last used <Time iso={key.lastUsedAt} /></td>
                 <td><ConfirmButton label="Revoke" danger question="Revoke it? Whatever uses it stops at once." confirm="Revoke" onConfirm={() => void action.run(() => revokeApiKey(key.id))} /></td>
               </tr>
             ))}

@@ -8,6 +8,7 @@ import activitySequence from './0006_activity_sequence';
 import createWebSessions from './0007_create_web_sessions';
 import addNotifyOverride from './0008_add_notify_override';
 import threadSessions from './0009_thread_sessions';
+import webhookDeliveries from './0010_webhook_deliveries';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   { version: 7, name: '0007_create_web_sessions', sql: createWebSessions },
   { version: 8, name: '0008_add_notify_override', sql: addNotifyOverride },
   { version: 9, name: '0009_thread_sessions', sql: threadSessions },
+  { version: 10, name: '0010_webhook_deliveries', sql: webhookDeliveries },
 ];

@@ -1,22 +1,110 @@
-// deliveries table: trigger requests a known webhook refused, so a user can see why a sender failed.
+// deliveries table <-> delivery records: every request to a known webhook, newest first by id.
 import type Database from 'better-sqlite3';
+import type { DeliveryOutcomeName, deliveryOrigins } from '../../../../shared/contract';
 
-export interface RefusedDelivery {
+export interface DeliveryRecord {
   id: string;
   webhookId: string;
   receivedAt: string;
+  origin: (typeof deliveryOrigins)[number];
+  replayOf: string | null;
   method: string;
   contentType: string | null;
   status: number;
-  errorCode: string;
+  outcome: DeliveryOutcomeName;
+  errorCode: string | null;
+  message: string | null;
+  runId: string | null;
+  /** Header names lower-case, credentials already redacted. */
+  headers: Record<string, string>;
+  query: Record<string, string | string[]>;
+  /** The body as received; null when it was not read (refused first) or there is none (GET). */
+  body: Buffer | null;
+  /** The body's size; null when it was not read, so it cannot be replayed. */
+  bodyBytes: number | null;
+}
+
+interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  received_at: string;
+  origin: DeliveryRecord['origin'];
+  replay_of: string | null;
+  method: string;
+  content_type: string | null;
+  status: number;
+  outcome: DeliveryOutcomeName;
+  error_code: string | null;
+  message: string | null;
+  run_id: string | null;
+  headers: string;
+  query: string;
+  body: Buffer | null;
+  body_bytes: number | null;
+}
+
+const summaryColumns = 'id, webhook_id, received_at, origin, replay_of, method, content_type, status, outcome, error_code, message, run_id, body_bytes';
+
+export type DeliverySummaryRecord = Omit<DeliveryRecord, 'headers' | 'query' | 'body'>;
+
+function toSummary(row: Omit<DeliveryRow, 'headers' | 'query' | 'body'>): DeliverySummaryRecord {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    receivedAt: row.received_at,
+    origin: row.origin,
+    replayOf: row.replay_of,
+    method: row.method,
+    contentType: row.content_type,
+    status: row.status,
+    outcome: row.outcome,
+    errorCode: row.error_code,
+    message: row.message,
+    runId: row.run_id,
+    bodyBytes: row.body_bytes,
+  };
 }
 
 export function createDeliveriesRepository(db: Database.Database) {
-  const insert = db.prepare(`INSERT INTO deliveries (id, webhook_id, received_at, method, content_type, status, error_code)
-    VALUES (@id, @webhookId, @receivedAt, @method, @contentType, @status, @errorCode)`);
+  const insert = db.prepare(`INSERT INTO deliveries (id, webhook_id, received_at, origin, replay_of, method, content_type, status, outcome, error_code, message, run_id, headers, query, body, body_bytes)
+    VALUES (@id, @webhookId, @receivedAt, @origin, @replayOf, @method, @contentType, @status, @outcome, @errorCode, @message, @runId, @headers, @query, @body, @bodyBytes)`);
+  type SummaryRow = Omit<DeliveryRow, 'headers' | 'query' | 'body'>;
+  const page = db.prepare<[string, string, number], SummaryRow>(`SELECT ${summaryColumns} FROM deliveries WHERE webhook_id = ? AND id < ? ORDER BY id DESC LIMIT ?`);
+  const get = db.prepare<[string], DeliveryRow>('SELECT * FROM deliveries WHERE id = ?');
+  // The id of the newest delivery past the count limit: it and everything older go.
+  const beyond = db.prepare<[string, number], { id: string }>('SELECT id FROM deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?');
+  const removeThrough = db.prepare<[string, string]>('DELETE FROM deliveries WHERE webhook_id = ? AND id <= ?');
+  // Hourly, so a scan: an index on the time would cost every insert more than it saves here.
+  const removeBefore = db.prepare<[string]>('DELETE FROM deliveries WHERE received_at < ?');
+  const webhookIds = db.prepare<[], { webhook_id: string }>('SELECT DISTINCT webhook_id FROM deliveries');
 
   return {
-    insertRefused: (delivery: RefusedDelivery): void => void insert.run(delivery),
+    insert(record: DeliveryRecord): void {
+      insert.run({ ...record, headers: JSON.stringify(record.headers), query: JSON.stringify(record.query) });
+    },
+    /** Newest first; `before` (an id) pages on to older ones. */
+    page(webhookId: string, before: string | undefined, limit: number): DeliverySummaryRecord[] {
+      // Every id sorts below '~': no `before` starts at the newest.
+      return page.all(webhookId, before ?? '~', limit).map(toSummary);
+    },
+    get(id: string): DeliveryRecord | undefined {
+      const row = get.get(id);
+      if (!row) return undefined;
+      const { headers, query, body } = row;
+      return {
+        ...toSummary(row),
+        headers: JSON.parse(headers) as DeliveryRecord['headers'],
+        query: JSON.parse(query) as DeliveryRecord['query'],
+        body,
+      };
+    },
+    /** Keeps the newest `keep` of one webhook; returns how many went. */
+    keepNewest(webhookId: string, keep: number): number {
+      const first = beyond.get(webhookId, keep);
+      return first ? removeThrough.run(webhookId, first.id).changes : 0;
+    },
+    removeBefore: (receivedAt: string): number => removeBefore.run(receivedAt).changes,
+    webhookIds: (): string[] => webhookIds.all().map((row) => row.webhook_id),
   };
 }
 

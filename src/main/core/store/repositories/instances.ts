@@ -52,6 +52,7 @@ export function createInstancesRepository(db: Database.Database, hooks: CommitHo
   const insert = db.prepare(`INSERT INTO instances (${columns})
     VALUES (@id, @name, @slug, @status, @statusReason, @imageTag, @avatarUrl, @agent, @workspaceDir, @isDefault, @createdAt, @updatedAt)`);
   const update = db.prepare(`UPDATE instances SET name = @name, avatar_url = @avatarUrl, updated_at = @updatedAt WHERE id = @id`);
+  const updateAgent = db.prepare<{ id: string; agent: string; updatedAt: string }>('UPDATE instances SET agent = @agent, updated_at = @updatedAt WHERE id = @id');
   const remove = db.prepare<[string]>('DELETE FROM instances WHERE id = ?');
   const setStatus = db.prepare(`UPDATE instances SET status = @status, status_reason = @statusReason, image_tag = coalesce(@imageTag, image_tag), updated_at = @updatedAt WHERE id = @id`);
   const users = db.prepare<[string, string], { count: number }>(
@@ -79,6 +80,10 @@ export function createInstancesRepository(db: Database.Database, hooks: CommitHo
     },
     update(id: string, fields: { name: string; avatarUrl: string; updatedAt: string }): void {
       update.run({ id, ...fields });
+      changed(id);
+    },
+    setAgent(id: string, agent: Instance['agent'], updatedAt: string): void {
+      updateAgent.run({ id, agent: JSON.stringify(agent), updatedAt });
       changed(id);
     },
     delete: (id: string): void => void remove.run(id),

@@ -19,6 +19,7 @@ interface RunRow {
   stderr: string | null;
   session_id: string | null;
   resumed_session_id: string | null;
+  replay_of: string | null;
 }
 
 function toRun(row: RunRow): Run {
@@ -38,6 +39,7 @@ function toRun(row: RunRow): Run {
     stderr: row.stderr,
     sessionId: row.session_id,
     resumedSessionId: row.resumed_session_id,
+    replayOf: row.replay_of,
   };
 }
 
@@ -45,26 +47,30 @@ export interface RunFilter {
   source?: RunSource | undefined;
   sourceId?: string | undefined;
   status?: RunStatus | undefined;
+  instanceId?: string | undefined;
+  /** Only runs older than this run id (ids sort by creation). */
+  before?: string | undefined;
   limit: number;
 }
 
-const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr, session_id, resumed_session_id';
+const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr, session_id, resumed_session_id, replay_of';
 
 export function createRunsRepository(db: Database.Database, hooks: CommitHooks) {
   const changed = (runId: string) => {
     if (hooks.wanted) hooks.announce({ type: 'run', runId });
   };
-  const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string | null, string]>(
-    `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, idempotency_key, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string | null, string, string | null]>(
+    `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, idempotency_key, created_at, replay_of)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const active = db.prepare<[string], { one: number }>(
     "SELECT 1 AS one FROM runs WHERE source_id = ? AND status IN ('queued', 'running') LIMIT 1",
   );
   const get = db.prepare<[string], RunRow>(`SELECT ${columns} FROM runs WHERE id = ?`);
-  const list = db.prepare<{ source: string | null; sourceId: string | null; status: string | null; limit: number }, RunRow>(
+  const list = db.prepare<{ source: string | null; sourceId: string | null; status: string | null; instanceId: string | null; before: string | null; limit: number }, RunRow>(
     `SELECT ${columns} FROM runs
      WHERE (@source IS NULL OR source = @source) AND (@sourceId IS NULL OR source_id = @sourceId) AND (@status IS NULL OR status = @status)
+       AND (@instanceId IS NULL OR instance_id = @instanceId) AND (@before IS NULL OR id < @before)
      ORDER BY id DESC LIMIT @limit`,
   );
   const latest = db.prepare<[string], { created_at: string; status: RunStatus }>(
@@ -93,6 +99,10 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
   );
   const countByStatus = db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM runs WHERE status = ? LIMIT ?)');
   const running = db.prepare<[], RunRow>(`SELECT ${columns} FROM runs WHERE status = 'running'`);
+  // The queue's order is the claim's: oldest first, ties by id.
+  const queuedAhead = db.prepare<[string, string, string, string], { n: number }>(
+    "SELECT count(*) AS n FROM runs WHERE instance_id = ? AND status = 'queued' AND (created_at < ? OR (created_at = ? AND id < ?))",
+  );
   const attemptOf = db.prepare<[string], { attempt: number }>('SELECT attempt FROM runs WHERE id = ?');
   const setAttempt = db.prepare<[number, string]>('UPDATE runs SET attempt = ? WHERE id = ?');
 
@@ -117,11 +127,13 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     /** How many runs have this status, counting no further than `cap`. */
     count: (status: RunStatus, cap: number): number => countByStatus.get(status, cap)?.n ?? 0,
     running: (): Run[] => running.all().map(toRun),
+    /** How many queued runs of its instance start before this one. */
+    queuedAhead: (run: Run): number => queuedAhead.get(run.instanceId, run.createdAt, run.createdAt, run.id)?.n ?? 0,
     attempt: (id: string): number => attemptOf.get(id)?.attempt ?? 1,
     setAttempt: (id: string, attempt: number): void => void setAttempt.run(attempt, id),
 
     insert(run: Run, idempotencyKey: string | null = null): void {
-      insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, run.scheduledFor, idempotencyKey, run.createdAt);
+      insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, run.scheduledFor, idempotencyKey, run.createdAt, run.replayOf ?? null);
       changed(run.id);
     },
     /** The run an earlier request with this Idempotency-Key started for the same source since `since`. */
@@ -135,7 +147,14 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     },
     list(filter: RunFilter): Run[] {
       return list
-        .all({ source: filter.source ?? null, sourceId: filter.sourceId ?? null, status: filter.status ?? null, limit: filter.limit })
+        .all({
+          source: filter.source ?? null,
+          sourceId: filter.sourceId ?? null,
+          status: filter.status ?? null,
+          instanceId: filter.instanceId ?? null,
+          before: filter.before ?? null,
+          limit: filter.limit,
+        })
         .map(toRun);
     },
     /** True while a run of this automation or webhook is queued or running. */

@@ -1,6 +1,6 @@
 // webhooks table <-> webhook records. Triggers find a webhook by the hash of its token.
 import type Database from 'better-sqlite3';
-import type { Memory, NotifyOverride, SignatureScheme } from '../../../../shared/contract';
+import type { FilterCondition, Memory, NotifyOverride, Sender, SignatureScheme } from '../../../../shared/contract';
 
 interface WebhookRow {
   id: string;
@@ -12,6 +12,11 @@ interface WebhookRow {
   memory: Memory;
   signature_scheme: SignatureScheme | null;
   signature_secret: string | null;
+  sender: Sender;
+  max_payload_bytes: number;
+  filter: string;
+  fence_payload: number;
+  idempotency_key: string | null;
   instance_id: string;
   thread_id: string;
   created_at: string;
@@ -28,6 +33,12 @@ export interface WebhookRecord {
   memory: Memory;
   /** The signature check, with its secret sealed by the secret box; null when there is none. */
   signature: { scheme: SignatureScheme; sealedSecret: string } | null;
+  sender: Sender;
+  maxPayloadBytes: number;
+  filter: FilterCondition[];
+  fencePayload: boolean;
+  /** A template of fields and headers the idempotency key is made of; null: the seed's headers. */
+  idempotencyKey: string | null;
   instanceId: string;
   threadId: string;
   createdAt: string;
@@ -44,6 +55,11 @@ function toRecord(row: WebhookRow): WebhookRecord {
     notify: row.notify,
     memory: row.memory,
     signature: row.signature_scheme && row.signature_secret ? { scheme: row.signature_scheme, sealedSecret: row.signature_secret } : null,
+    sender: row.sender,
+    maxPayloadBytes: row.max_payload_bytes,
+    filter: JSON.parse(row.filter) as FilterCondition[],
+    fencePayload: row.fence_payload === 1,
+    idempotencyKey: row.idempotency_key,
     instanceId: row.instance_id,
     threadId: row.thread_id,
     createdAt: row.created_at,
@@ -51,7 +67,8 @@ function toRecord(row: WebhookRow): WebhookRecord {
   };
 }
 
-const columns = 'id, name, prompt_template, token, enabled, notify, memory, signature_scheme, signature_secret, instance_id, thread_id, created_at, updated_at';
+const columns =
+  'id, name, prompt_template, token, enabled, notify, memory, signature_scheme, signature_secret, sender, max_payload_bytes, filter, fence_payload, idempotency_key, instance_id, thread_id, created_at, updated_at';
 
 export function createWebhooksRepository(db: Database.Database) {
   const list = db.prepare<[], WebhookRow>(`SELECT ${columns} FROM webhooks ORDER BY id`);
@@ -60,10 +77,12 @@ export function createWebhooksRepository(db: Database.Database) {
   // An upsert that updates in place: INSERT OR REPLACE would delete the row first and cascade
   // that delete to everything referencing the webhook.
   const upsert = db.prepare(`INSERT INTO webhooks (${columns}, token_hash)
-    VALUES (@id, @name, @promptTemplate, @token, @enabled, @notify, @memory, @signatureScheme, @signatureSecret, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)
+    VALUES (@id, @name, @promptTemplate, @token, @enabled, @notify, @memory, @signatureScheme, @signatureSecret, @sender, @maxPayloadBytes, @filter, @fencePayload,
+      @idempotencyKey, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt_template = excluded.prompt_template, token = excluded.token,
       token_hash = excluded.token_hash, enabled = excluded.enabled, notify = excluded.notify, memory = excluded.memory, signature_scheme = excluded.signature_scheme,
-      signature_secret = excluded.signature_secret, instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
+      signature_secret = excluded.signature_secret, sender = excluded.sender, max_payload_bytes = excluded.max_payload_bytes, filter = excluded.filter,
+      fence_payload = excluded.fence_payload, idempotency_key = excluded.idempotency_key, instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
   const remove = db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?');
 
   return {
@@ -80,6 +99,8 @@ export function createWebhooksRepository(db: Database.Database) {
       upsert.run({
         ...record,
         enabled: record.enabled ? 1 : 0,
+        filter: JSON.stringify(record.filter),
+        fencePayload: record.fencePayload ? 1 : 0,
         signatureScheme: signature?.scheme ?? null,
         signatureSecret: signature?.sealedSecret ?? null,
         tokenHash,

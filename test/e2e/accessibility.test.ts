@@ -1,0 +1,136 @@
+// End to end: every main view of the web UI, built from source and served by a real daemon, checked
+// with axe-core in real Chromium: light and dark (page.emulateMedia), at 1280 and at 800 px wide,
+// with no violations allowed, and no sideways scroll on Activity and Runs at 800 px. Screenshots
+// of each view in each theme go to test-artifacts/ and docs/screenshots/ (the README shows some).
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/browser';
+import { tempDir } from '../support/core';
+import { type Server, root, startDaemon } from '../support/processes';
+import { lacks } from '../support/requirements';
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+const artifacts = path.join(root, 'test-artifacts');
+const docs = path.join(root, 'docs', 'screenshots');
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const views = [
+  ['activity', 'Activity'],
+  ['chat', 'Chat'],
+  ['automations', 'Automations'],
+  ['webhooks', 'Webhooks'],
+  ['instances', 'Instances'],
+  ['runs', 'Runs'],
+  ['settings', 'Settings'],
+] as const;
+const themes = ['light', 'dark'] as const;
+
+let daemon: Server;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let page: Page;
+let origin: string;
+let dataDir: string;
+let webRoot: string;
+
+const skip = lacks('chromium');
+
+async function api<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
+  // Through the page, so the session cookie of the login link is the credential.
+  return page.evaluate(
+    async ({ method, route, body }) => (await fetch(route, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>,
+    { method, route, body },
+  );
+}
+
+// What the page's globals look like here (this file compiles without the DOM library); functions
+// given to page.evaluate run in the page, so they cast globalThis themselves.
+type PageGlobals = {
+  axe: { run: (context: unknown) => Promise<{ violations: Violation[]; passes: unknown[] }> };
+  document: { documentElement: { scrollWidth: number } };
+  innerWidth: number;
+};
+
+
+async function open(view: string, heading: string) {
+  await page.goto(`${origin}/#/${view}`);
+  await expect.poll(() => page.getByRole('heading', { name: heading, level: 2 }).first().isVisible(), { timeout: 10_000 }).toBe(true);
+  // Lazy views and their first loads settle before axe looks.
+  await page.waitForLoadState('networkidle');
+}
+
+async function violations(): Promise<Violation[]> {
+  // Evaluated rather than added as a <script>: the daemon's Content-Security-Policy forbids inline scripts.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const { axe, document } = globalThis as unknown as PageGlobals;
+    const results = await axe.run(document);
+    // An axe that checked nothing would pass anything.
+    if (results.passes.length === 0) throw new Error('axe ran no checks');
+    return results.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })) }));
+  });
+}
+
+beforeAll(async () => {
+  if (skip) return;
+  webRoot = tempDir('steward-a11y-web-');
+  await build({ configFile: path.join(root, 'vite.web.config.ts'), logLevel: 'warn', build: { outDir: webRoot, emptyOutDir: true } });
+  dataDir = tempDir('steward-a11y-');
+  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
+  const loginLink = /(http:\/\/\S+\/login\?token=\S+)/.exec(daemon.output().stdout)![1];
+  origin = new URL(loginLink).origin;
+  browser = await launchChromium();
+  page = await browser.context.newPage();
+  await page.goto(loginLink);
+  // Something in every view: an automation, a webhook with a run, a secret.
+  await api('POST', '/api/automations', { name: 'Standup notes', prompt: 'Summarise yesterday.', cronExpression: '30 8 * * 1-5' });
+  const { webhook } = await api<{ webhook: { token: string } }>('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy report: {{payload}}' });
+  await fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', body: 'api 1.4.2' });
+  await api('PUT', '/api/secrets/OPENROUTER_KEY', { value: 'sk-example' });
+  fs.mkdirSync(artifacts, { recursive: true });
+  fs.mkdirSync(docs, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await daemon?.stop();
+  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(skip)('accessibility', () => {
+  for (const theme of themes) {
+    for (const width of [1280, 800]) {
+      it(`has no axe violations in any view, ${theme}, ${width} px wide`, async () => {
+        await page.emulateMedia({ colorScheme: theme });
+        await page.setViewportSize({ width, height: 800 });
+        const found: Record<string, Violation[]> = {};
+        for (const [view, heading] of views) {
+          await open(view, heading);
+          const name = width === 1280 ? `${view}-${theme}` : `${view}-${theme}-${width}`;
+          const file = path.join(artifacts, `${name}.png`);
+          await page.screenshot({ path: file, fullPage: true });
+          fs.copyFileSync(file, path.join(docs, `${name}.png`));
+          const problems = await violations();
+          if (problems.length > 0) found[view] = problems;
+          if (width === 800 && (view === 'activity' || view === 'runs')) {
+            const overflow = await page.evaluate(() => {
+              const { document, innerWidth } = globalThis as unknown as PageGlobals;
+              return document.documentElement.scrollWidth - innerWidth;
+            });
+            expect(overflow, `sideways scroll on ${view}`).toBeLessThanOrEqual(0);
+          }
+        }
+        if (Object.keys(found).length > 0) console.log(`axe violations (${theme}, ${width} px):\n${JSON.stringify(found, null, 2)}`);
+        expect(found).toEqual({});
+      }, 120_000);
+    }
+  }
+});

@@ -1,0 +1,68 @@
+// @vitest-environment jsdom
+// The webhook view on a real core: a webhook's deliveries with their status, the body viewer,
+// Replay (a new run whose prompt is the original's), and a webhook made with a sender preset.
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Webhook } from '../../src/shared/contract';
+import { Webhooks } from '../../src/renderer/src/views/Webhooks';
+import { type TestCore, request, startTestCore } from '../support/core';
+import { connectStore, renderWith } from './harness';
+
+let t: TestCore;
+beforeAll(async () => {
+  t = await startTestCore();
+  const instance = (await t.api('GET', '/api/instances')).body.instances[0];
+  await t.api('POST', `/api/instances/${instance.id}/stop`);
+});
+afterAll(() => t.close());
+afterEach(cleanup);
+
+describe('deliveries in the UI', () => {
+  it('lists them with status, shows a body, and replays one into a new run with the same prompt', async () => {
+    const webhook = (await t.api('POST', '/api/webhooks', { name: 'CI', promptTemplate: 'CI {{payload.conclusion}}: {{payload}}', filter: [{ payload: 'conclusion', equals: 'failure' }] })).body.webhook as Webhook;
+    const failed = await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"conclusion":"failure","run":7}' });
+    await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"conclusion":"success","run":8}' });
+
+    const { store, disconnect } = connectStore(t);
+    await Promise.all([store.getState().loadInstances(), store.getState().loadWebhooks()]);
+    renderWith(store, <Webhooks />);
+    const table = await screen.findByRole('table', { name: 'Deliveries of CI' });
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+    const [skippedRow, acceptedRow] = within(table).getAllByRole('row');
+    expect(skippedRow.textContent).toContain('skipped');
+    expect(skippedRow.textContent).toContain('payload conclusion is "success", not "failure"');
+    expect(acceptedRow.textContent).toContain('202');
+    expect(acceptedRow.textContent).toContain('accepted');
+
+    fireEvent.click(within(acceptedRow).getByRole('button', { name: /^View delivery/ }));
+    const body = await screen.findByLabelText('Request body');
+    expect(body.textContent).toBe(JSON.stringify({ conclusion: 'failure', run: 7 }, null, 2));
+    expect(screen.getByLabelText('Request headers').textContent).toContain('content-type: application/json');
+
+    fireEvent.click(within(acceptedRow).getByRole('button', { name: /^Replay delivery/ }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/^Replayed: run run_\w+ is queued\.$/));
+    const replayRunId = /run (run_\w+)/.exec(screen.getByRole('status').textContent)![1];
+    const [original, replay] = await Promise.all([failed.body.run.id, replayRunId].map(async (id) => (await t.api('GET', `/api/runs/${id}`)).body.run));
+    expect(replay.prompt).toBe(original.prompt);
+    expect(replay.replayOf).toMatch(/^dlv_/);
+    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Deliveries of CI' })).getAllByRole('row')[0].textContent).toContain('accepted (replay)'));
+    disconnect();
+  });
+
+  it('creates a webhook from the GitHub preset: its template of fields and a 1 MiB limit', async () => {
+    const { store, disconnect } = connectStore(t);
+    await store.getState().loadInstances();
+    renderWith(store, <Webhooks />);
+    fireEvent.click(screen.getAllByRole('button', { name: 'New webhook' })[0]);
+    const form = screen.getByRole('form', { name: 'New webhook' });
+    fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'From GitHub' } });
+    fireEvent.change(within(form).getByLabelText('Sender'), { target: { value: 'github' } });
+    expect(within(form).getByLabelText<HTMLTextAreaElement>('Prompt template').value).toContain('{{payload.repository.full_name}}');
+    fireEvent.change(within(form).getByLabelText('Filter'), { target: { value: '[{"header": "x-github-event", "equals": "workflow_run"}]' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Create webhook' }));
+    await waitFor(() => expect(screen.getByRole('article', { name: 'From GitHub' })).toBeTruthy());
+    const created = ((await t.api('GET', '/api/webhooks')).body.webhooks as Webhook[]).find((each) => each.name === 'From GitHub')!;
+    expect(created).toMatchObject({ sender: 'github', maxPayloadBytes: 1_048_576, filter: [{ header: 'x-github-event', equals: 'workflow_run' }], idempotencyKey: '{{headers.x-github-delivery}}' });
+    disconnect();
+  });
+});

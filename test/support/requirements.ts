@@ -1,0 +1,69 @@
+// The programs some suites drive, checked in one place. A suite whose programs are missing is
+// skipped with one line naming what to install; under CI (CI=true), which requires every suite, it
+// fails instead. `npm test` installs them first where it can (scripts/provision-tests.mjs).
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const sshdPath = '/usr/sbin/sshd';
+
+interface Need {
+  what: string;
+  present(): boolean;
+  install: string;
+}
+
+function executable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+const onPath = (command: string) => (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && executable(path.join(dir, command)));
+
+/** sshd refuses to start without its privilege separation folder, which only root can create. */
+function privilegeSeparationDir(): boolean {
+  try {
+    fs.mkdirSync('/run/sshd', { recursive: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const suites = {
+  chromium: {
+    suite: 'the end-to-end suite',
+    needs: [{ what: `Chromium at ${chromiumPath}`, present: () => executable(chromiumPath), install: 'apt-get install chromium, or set CHROMIUM_PATH' }],
+  },
+  sshd: {
+    suite: 'the SSH tunnel suite',
+    needs: [
+      { what: `OpenSSH's sshd at ${sshdPath}`, present: () => executable(sshdPath), install: 'apt-get install openssh-server' },
+      { what: 'ssh and ssh-keygen', present: () => onPath('ssh') && onPath('ssh-keygen'), install: 'apt-get install openssh-client' },
+      { what: 'the folder /run/sshd', present: privilegeSeparationDir, install: 'mkdir /run/sshd as root' },
+    ],
+  },
+} satisfies Record<string, { suite: string; needs: Need[] }>;
+
+const requiredByCi = process.env.CI !== undefined && !['', '0', 'false'].includes(process.env.CI);
+
+/**
+ * True when the suite must be skipped, after printing one line saying what to install. Under CI a
+ * missing program throws, failing the suite.
+ */
+export function lacks(name: keyof typeof suites): boolean {
+  const { suite, needs } = suites[name];
+  const missing = needs.filter((need) => !need.present());
+  if (missing.length === 0) return false;
+  const line = `${suite} needs ${missing.map((need) => need.what).join(', ')} (${missing.map((need) => need.install).join('; ')})`;
+  if (requiredByCi) throw new Error(`CI requires every suite, but ${line}`);
+  // A suite may span files, each run in its own worker: the line names the file it skips.
+  const file = path.relative(process.cwd(), expect.getState().testPath ?? '');
+  process.stderr.write(`skipped ${file}: ${line}\n`);
+  return true;
+}
