@@ -22,6 +22,8 @@ export interface TrayState {
   nextFire: { at: string; name: string } | null;
   /** Newest first. */
   recent: TrayRun[];
+  /** Why Steward cannot save anything right now (a full disk), when it cannot. */
+  storageProblem?: string | undefined;
 }
 
 const shorten = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -38,7 +40,8 @@ const statusWords: Record<RunStatus, string> = {
 
 export function trayTooltip(state: TrayState): string {
   const runs = state.running === 0 ? 'idle' : `${state.running} running`;
-  return `Steward — ${runs}${state.queued > 0 ? `, ${state.queued} queued` : ''}${state.paused ? ', automations paused' : ''}`;
+  const problem = state.storageProblem ? `, cannot save: ${state.storageProblem}` : '';
+  return `Steward — ${runs}${state.queued > 0 ? `, ${state.queued} queued` : ''}${state.paused ? ', automations paused' : ''}${problem}`;
 }
 
 export function runLabel(run: TrayRun, now: Date): string {
@@ -48,6 +51,7 @@ export function runLabel(run: TrayRun, now: Date): string {
 
 export function trayMenu(state: TrayState, now: Date): TrayItem[] {
   const items: TrayItem[] = [
+    ...(state.storageProblem ? [{ label: shorten(`Cannot save: ${state.storageProblem}`, 80), enabled: false }, { type: 'separator' as const }] : []),
     { label: state.running === 0 ? 'No runs running' : `${state.running} ${state.running === 1 ? 'run' : 'runs'} running${state.queued > 0 ? `, ${state.queued} queued` : ''}`, enabled: false },
     {
       label: state.paused ? 'Automations paused' : state.nextFire ? `Next: ${state.nextFire.name} ${relative(new Date(state.nextFire.at), now)}` : 'No automation scheduled',

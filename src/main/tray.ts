@@ -25,6 +25,7 @@ function state(core: Core): TrayState {
     paused: scheduler.paused,
     nextFire: at === null ? null : { at, name: due?.name ?? 'an automation' },
     recent,
+    storageProblem: core.services.storage.current()?.message,
   };
 }
 
@@ -60,6 +61,7 @@ export function createTray(core: Core, iconDir: string, act: (action: TrayAction
   const unsubscribe = core.services.live.subscribe((event) => {
     if (event.type === 'run') refresh();
   });
+  const unwatchStorage = core.services.storage.onChange(() => refresh());
   const onTheme = () => tray.setImage(icon());
   nativeTheme.on('updated', onTheme);
   const timer = setInterval(refresh, 60_000);
@@ -69,6 +71,7 @@ export function createTray(core: Core, iconDir: string, act: (action: TrayAction
     clearInterval(timer);
     refresh.cancel();
     unsubscribe();
+    unwatchStorage();
     nativeTheme.off('updated', onTheme);
     tray.destroy();
   };

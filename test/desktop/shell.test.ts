@@ -48,6 +48,9 @@ describe('the tray menu', () => {
     expect(runLabel({ ...trayRun(1), title: 'x'.repeat(80) }, now)).toHaveLength(60);
     expect(ago(new Date(now.getTime() - 45 * 60_000), now)).toBe('45 min ago');
     expect(trayTooltip({ running: 1, queued: 2, paused: true, nextFire: null, recent: [] })).toBe('Steward — 1 running, 2 queued, automations paused');
+    const full = { running: 0, queued: 4, paused: false, nextFire: null, recent: [], storageProblem: 'The disk holding Steward’s data folder is full' };
+    expect(trayTooltip(full)).toBe('Steward — idle, 4 queued, cannot save: The disk holding Steward’s data folder is full');
+    expect(trayMenu(full, now)[0]).toMatchObject({ label: 'Cannot save: The disk holding Steward’s data folder is full', enabled: false });
     expect([relative(new Date(now.getTime() + 20_000), now), relative(new Date(now.getTime() + 3 * 3600e3), now), relative(new Date(now.getTime() + 5 * 86400e3), now)]).toEqual(['now', 'in 3 h', 'in 5 days']);
   });
 
