@@ -6,9 +6,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
+import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
 import { tempDir } from '../support/core';
 import { type Server, root, startDaemon } from '../support/processes';
 import { lacks } from '../support/requirements';
@@ -81,11 +80,10 @@ async function violations(): Promise<Violation[]> {
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = tempDir('steward-a11y-web-');
-  await build({ configFile: path.join(root, 'vite.web.config.ts'), logLevel: 'warn', build: { outDir: webRoot, emptyOutDir: true } });
+  webRoot = await buildWebUi();
   dataDir = tempDir('steward-a11y-');
   daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = /(http:\/\/\S+\/login\?token=\S+)/.exec(daemon.output().stdout)![1];
+  const loginLink = loginLinkOf(daemon);
   origin = new URL(loginLink).origin;
   browser = await launchChromium();
   page = await browser.context.newPage();

@@ -6,9 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, CDPSession, Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
+import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
 import { tempDir } from '../support/core';
 import { type Server, root, startDaemon } from '../support/processes';
 import { lacks } from '../support/requirements';
@@ -25,11 +24,10 @@ let webRoot: string;
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = tempDir('steward-budget-web-');
-  await build({ configFile: path.join(root, 'vite.web.config.ts'), logLevel: 'warn', build: { outDir: webRoot, emptyOutDir: true } });
+  webRoot = await buildWebUi();
   dataDir = tempDir('steward-budget-');
   daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = /(http:\/\/\S+\/login\?token=\S+)/.exec(daemon.output().stdout)![1];
+  const loginLink = loginLinkOf(daemon);
   browser = await launchChromium();
   page = await browser.context.newPage();
   // The context's own requests share the session cookie and are not the page's.

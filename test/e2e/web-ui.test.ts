@@ -7,9 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/browser';
+import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
 import { tempDir } from '../support/core';
 import { type Server, root, startDaemon } from '../support/processes';
 import { lacks } from '../support/requirements';
@@ -27,11 +26,10 @@ const shot = (name: string) => page.screenshot({ path: path.join(artifacts, `${n
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = tempDir('steward-e2e-web-');
-  await build({ configFile: path.join(root, 'vite.web.config.ts'), logLevel: 'warn', build: { outDir: webRoot, emptyOutDir: true } });
+  webRoot = await buildWebUi();
   dataDir = tempDir('steward-e2e-');
   daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  loginLink = /(http:\/\/\S+\/login\?token=\S+)/.exec(daemon.output().stdout)![1]!;
+  loginLink = loginLinkOf(daemon);
   browser = await launchChromium();
   page = await browser.context.newPage();
   fs.mkdirSync(artifacts, { recursive: true });

@@ -2,9 +2,22 @@
 // playwright-core, with a fresh profile per launch. Suites check that it is there first
 // (requirements.ts).
 import fs from 'node:fs';
+import path from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
+import { build } from 'vite';
 import { tempDir } from './core';
+import { type Server, root } from './processes';
 import { chromiumPath } from './requirements';
+
+/** The web UI built into a fresh folder (the daemon serves it with STEWARD_WEB_ROOT). */
+export async function buildWebUi(): Promise<string> {
+  const webRoot = tempDir('steward-e2e-web-');
+  await build({ configFile: path.join(root, 'vite.web.config.ts'), logLevel: 'warn', build: { outDir: webRoot, emptyOutDir: true } });
+  return webRoot;
+}
+
+/** The one-time login link the daemon printed when it started. */
+export const loginLinkOf = (daemon: Server): string => /(http:\/\/\S+\/login\?token=\S+)/.exec(daemon.output().stdout)![1];
 
 export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   if (!fs.existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: apt-get install chromium, or set CHROMIUM_PATH.`);
