@@ -119,7 +119,6 @@ export function createRunner(deps: RunnerDeps) {
     return store.threads.session(run.threadId, run.instanceId, kind) ?? null;
   }
 
-
   function record(run: Run, event: AgentEvent): void {
     const at = clock.now().toISOString();
     if (event.type === 'session') {
