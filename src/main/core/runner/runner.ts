@@ -3,11 +3,11 @@
 // process tree. What the agent says is recorded as thread messages and activity lines; runs found
 // running at start were interrupted (and an automation's is queued once more).
 import fs from 'node:fs';
-import type { AgentConfig, Message, Run, RunSource, RunStatus } from '../../../shared/contract';
+import type { Message, Run, RunSource, RunStatus } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
 import { startOpenAiAgent } from '../agents/openai-agent';
-import { presets } from '../agents/presets';
+import { createConversations, sessionKindOf } from './conversations';
 import type { Dispatch } from '../dispatch';
 import type { AgentEvent, AgentExit, AgentProcess } from '../agents/events';
 import type { Logger } from '../logger';
@@ -22,13 +22,6 @@ type MessageRole = Message['role'];
 
 /** A run's timeout when its agent sets none. */
 const defaultTimeoutSeconds = 30 * 60;
-
-/** How much of a thread's earlier turns the built-in agent is sent when it continues a thread. */
-const historyBudgetChars = 48_000;
-
-/** The preset whose own sessions continue a thread (a CLI that can resume); the built-in agent replays messages instead. */
-const sessionAgent = (agent: AgentConfig): string | undefined =>
-  agent.provider === 'command' && agent.preset !== 'custom' && presets[agent.preset].resume ? agent.preset : undefined;
 
 const labels: Record<RunSource, ActivityLabel> = { automation: 'cron', webhook: 'hook', chat: 'chat', api: 'api' };
 /** An automation's run started by hand (run now, re-run) has no due time: `api`, not `cron`. */
@@ -83,6 +76,7 @@ export function createRunner(deps: RunnerDeps) {
   let nudged = false;
   // An agent may print thousands of lines: they are committed in groups, not an fsync each.
   const batcher = createCommitBatcher(store);
+  const conversations = createConversations(store);
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labelOf(run), displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
@@ -104,21 +98,6 @@ export function createRunner(deps: RunnerDeps) {
     }
   }
 
-  /** Whether this run continues its thread's conversation: chats always; automations and webhooks when their memory says so. */
-  function continues(run: Run): boolean {
-    if (run.source === 'automation') return store.automations.get(run.sourceId ?? '')?.memory === 'continue';
-    if (run.source === 'webhook') return store.webhooks.get(run.sourceId ?? '')?.memory === 'continue';
-    return true;
-  }
-
-  /** The agent session the run resumes, if it continues a thread that has one for this agent. */
-  function sessionToResume(run: Run): string | null {
-    const agent = store.instances.get(run.instanceId)?.agent;
-    const kind = agent && sessionAgent(agent);
-    if (!kind || !continues(run)) return null;
-    return store.threads.session(run.threadId, run.instanceId, kind) ?? null;
-  }
-
   function record(run: Run, event: AgentEvent): void {
     const at = clock.now().toISOString();
     if (event.type === 'session') {
@@ -129,8 +108,7 @@ export function createRunner(deps: RunnerDeps) {
       void batcher
         .write(() => {
           if (!store.instances.get(run.instanceId)) return;
-          store.runs.setSession(run.id, event.id);
-          store.threads.setSession(run.threadId, run.instanceId, kind, event.id, at);
+          conversations.keep(run, kind, event.id, at);
         })
         .catch((error: unknown) => logger.error({ err: error, runId: run.id }, 'could not keep the agent session'));
       return;
@@ -166,7 +144,7 @@ export function createRunner(deps: RunnerDeps) {
         line(run, 'system', `Run ${status.replace('_', ' ')} after ${seconds} s${error ? `: ${error}` : ''}`, { type: 'run.finished', runId: run.id, status, error });
         // A session the CLI could not resume (expired, deleted) would fail every later run of the thread too.
         if (status === 'failed' && run.resumedSessionId && !entry.sessionNamed) {
-          store.threads.forgetSession(run.threadId, run.instanceId);
+          conversations.forget(run);
           line(run, 'system', `The agent could not resume its session ${run.resumedSessionId}: the thread's next run starts a new conversation.`, { type: 'run.session_dropped', runId: run.id, sessionId: run.resumedSessionId });
         }
       })
@@ -184,11 +162,11 @@ export function createRunner(deps: RunnerDeps) {
     active.set(run.id, entry);
     if (!instance) return finish(entry, { error: `The instance ${run.instanceId} no longer exists.` });
     const { agent } = instance;
-    entry.sessionKind = sessionAgent(agent);
+    entry.sessionKind = sessionKindOf(agent);
     const launch = {
       prompt: run.prompt,
       resumeSession: run.resumedSessionId ?? undefined,
-      history: agent.provider === 'openai' && continues(run) ? store.threads.turnsBefore(run.threadId, run.id, historyBudgetChars) : [],
+      history: conversations.history(run, agent),
       workspaceDir: instance.workspaceDir,
       env: { STEWARD_RUN_ID: run.id, STEWARD_INSTANCE_ID: instance.id },
       inputWaitMs: Number(store.settings.get('runner.inputWaitSeconds') ?? 10) * 1000,
@@ -226,7 +204,7 @@ export function createRunner(deps: RunnerDeps) {
         const next = store.runs.claimable(maxRunning() * 4).find((run) => !busy.has(run.instanceId));
         if (!next) break;
         const startedAt = clock.now().toISOString();
-        const resumed = sessionToResume(next);
+        const resumed = conversations.sessionToResume(next);
         const claimed = store.transaction(() => {
           if (!store.runs.claim(next.id, startedAt, resumed)) return false;
           // The prompt is the run's first message, and its first activity line.
