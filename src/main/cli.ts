@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // The `steward` command: `serve` runs the core headless with the web UI; `keys` manages API keys;
 // `login-link` opens the web UI in a browser once; `service` runs `serve` at login; `backup`
-// copies the database. Built to out/main/cli.js, the package's bin, run by plain Node.
+// copies the database; `mcp` serves the MCP tools over stdio. Built to out/main/cli.js, the
+// package's bin, run by plain Node.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { backupDatabase } from './cli/backup';
+import { mcp } from './cli/mcp';
 import { type ServiceAction, serviceActions, serviceCommand } from './cli/service';
 import { type Core, createCore, defaultPort } from './core';
 import { resolveDataDir } from './core/data-dir';
@@ -28,6 +30,8 @@ Commands:
   service uninstall         Stop it and remove it
   service status            Whether it is installed and running
   backup FILE               A consistent copy of the database, safe while the daemon runs
+  mcp                       Steward's MCP server over stdio: through the daemon on --port when one answers
+                            (STEWARD_API_KEY), else on the data folder directly
 
 Options:
   --data-dir DIR            Data folder (STEWARD_DATA_DIR; default: the OS's app data folder)
@@ -155,6 +159,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'backup') return backup(dataDir, action);
   if (command === 'login-link') return loginLink(dataDir, parsePort(values.port));
   if (command === 'keys') return keys(dataDir, action, rest, values.name);
+  if (command === 'mcp') return mcp(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY);
   throw new UsageError(`Unknown command "${command}".`);
 }
 

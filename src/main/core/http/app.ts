@@ -1,4 +1,4 @@
-// Builds the Fastify app (no listening here): the contract's routes, the trigger routes, and
+// Builds the Fastify app (no listening here): the contract's routes, the trigger routes, /mcp, and
 // one error shape for everything that goes wrong.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AppError } from '../../../shared/errors';
@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import type { Services } from '../services';
 import { createErrorHandler } from './errors';
 import { registerEventStream } from './event-stream';
+import { registerMcpRoute } from './mcp-route';
 import { registerOperationRoutes } from './operation-routes';
 import { registerTriggerRoutes } from './trigger-routes';
 import { type WebOptions, registerWeb } from './web';
@@ -66,7 +67,10 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
   if (!options.triggersOnly) registerWeb(app, services, options.web ?? { webRoot: undefined, allowedHosts: [] });
   registerOperationRoutes(app, handlers, services, options.triggersOnly ? (name) => name === 'health.get' : undefined);
   await registerTriggerRoutes(app, services);
-  if (!options.triggersOnly) registerEventStream(app, services);
+  if (!options.triggersOnly) {
+    registerEventStream(app, services);
+    registerMcpRoute(app, services, handlers);
+  }
   await app.ready();
   return app;
 }

@@ -1,0 +1,38 @@
+// Steward as an MCP server: the steward operations as MCP tools, each call dispatched with the
+// contract's validation. A refused call is a tool result with isError (the API's error body), so
+// the client's model can read it and try again; only a bug is a protocol error.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import packageJson from '../../../package.json' with { type: 'json' };
+import { AppError } from '../../shared/errors';
+import type { Dispatch } from './dispatch';
+import { storageErrorOf } from './store/storage-condition';
+import { callStewardOperation, describeOperation, stewardInputSchema, stewardOperations } from './steward-operations';
+
+export function createMcpServer(dispatch: Dispatch): Server {
+  const server = new Server({ name: 'steward', version: packageJson.version }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: stewardOperations.map(({ name, operation }) => ({
+      name,
+      description: describeOperation(operation),
+      inputSchema: stewardInputSchema(operation) as { type: 'object' },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
+    const tool = stewardOperations.find(({ name }) => name === params.name);
+    if (!tool) return errorResult(new AppError('not_found', `No tool ${params.name}.`));
+    try {
+      const output = await callStewardOperation(dispatch, tool.operation, params.arguments ?? {});
+      return { content: [{ type: 'text', text: JSON.stringify(output ?? null) }] };
+    } catch (error) {
+      const known = error instanceof AppError ? error : storageErrorOf(error);
+      if (known) return errorResult(known);
+      throw error;
+    }
+  });
+  return server;
+}
+
+function errorResult(error: AppError): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(error.toBody()) }] };
+}

@@ -1,0 +1,81 @@
+// The operations Steward exposes as tools, to its built-in agent and to MCP clients: one list, one
+// input schema per tool (the operation's params, query and body as one JSON object), dispatched
+// through the contract's validation like an HTTP request.
+import { z } from 'zod';
+import { operations } from '../../shared/contract';
+import type { Dispatch, RawInput } from './dispatch';
+import type { MappedName } from './handlers';
+
+export interface StewardOperation {
+  /** The tool's name (snake_case, as models and MCP clients expect). */
+  name: string;
+  operation: MappedName;
+}
+
+export const stewardOperations: readonly StewardOperation[] = [
+  { name: 'list_automations', operation: 'automations.list' },
+  { name: 'get_automation', operation: 'automations.get' },
+  { name: 'create_automation', operation: 'automations.create' },
+  { name: 'update_automation', operation: 'automations.update' },
+  { name: 'list_webhooks', operation: 'webhooks.list' },
+  { name: 'get_webhook', operation: 'webhooks.get' },
+  { name: 'create_webhook', operation: 'webhooks.create' },
+  { name: 'update_webhook', operation: 'webhooks.update' },
+  { name: 'list_instances', operation: 'instances.list' },
+  { name: 'send_prompt', operation: 'runs.create' },
+  { name: 'get_run', operation: 'runs.get' },
+  { name: 'get_run_messages', operation: 'runs.messages' },
+  { name: 'list_activity', operation: 'activity.list' },
+];
+
+type Part = keyof RawInput;
+
+function partSchemas(operation: MappedName): [Part, z.ZodType][] {
+  const { params, query, body } = operations[operation];
+  return (
+    [
+      ['params', params],
+      ['query', query],
+      ['body', body],
+    ] as [Part, z.ZodType][]
+  ).filter(([, schema]) => schema instanceof z.ZodObject);
+}
+
+/** The JSON Schema of a tool's arguments: the properties of params, query and body side by side. */
+export function stewardInputSchema(operation: MappedName): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const [part, schema] of partSchemas(operation)) {
+    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, unknown>; required?: string[] };
+    for (const [key, property] of Object.entries(json.properties ?? {})) {
+      properties[key] = part === 'params' && key === 'id' ? { ...(property as object), description: `The id of the ${operations[operation].path.split('/')[2].replace(/s$/, '')}` } : property;
+    }
+    required.push(...(json.required ?? []));
+  }
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+/** Tool arguments back into the request parts: keys the params or query declare go there, the rest is the body. */
+export function splitArguments(operation: MappedName, args: Record<string, unknown>): RawInput {
+  const raw: RawInput = { params: {}, query: {} };
+  const schemas = partSchemas(operation);
+  const takesBody = schemas.some(([part]) => part === 'body');
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    const owner = schemas.find(([part, schema]) => part !== 'body' && key in (schema as z.ZodObject).shape)?.[0];
+    if (owner) (raw[owner] as Record<string, unknown>)[key] = value;
+    else body[key] = value;
+  }
+  // Without a body, stray arguments still reach validation (as the query): an unknown field is refused.
+  if (takesBody) raw.body = body;
+  else Object.assign(raw.query as object, body);
+  return raw;
+}
+
+export function describeOperation(operation: MappedName): string {
+  return `Steward: ${operations[operation].summary}.`;
+}
+
+export function callStewardOperation(dispatch: Dispatch, operation: MappedName, args: Record<string, unknown>): Promise<unknown> {
+  return dispatch(operation, splitArguments(operation, args));
+}
