@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { backupDatabase } from './cli/backup';
 import { mcp } from './cli/mcp';
 import { type ServiceAction, serviceActions, serviceCommand } from './cli/service';
+import { type Scope, scopes } from '../shared/contract';
 import { type Core, createCore, defaultPort } from './core';
 import { resolveDataDir } from './core/data-dir';
 import { DataDirInUseError } from './core/data-lock';
@@ -22,7 +23,8 @@ Commands:
   serve                     Run the API and the web UI on 127.0.0.1 (--port P, --host H; STEWARD_PORT;
                             --allowed-host NAME, repeatable, STEWARD_ALLOWED_HOSTS: other names it answers to)
   login-link                A one-time link that opens the web UI in a browser (--port P)
-  keys create --name NAME   Make an API key; it is printed once, as the last line
+  keys create --name NAME   Make an API key; it is printed once, as the last line (--scope admin|runs|read:
+                            admin by default; runs sends prompts and reads; read only reads)
   keys list                 List API keys
   keys revoke ID            Revoke an API key at once
   service install           Run \`steward serve\` at login with these options (--port, --host, --allowed-host,
@@ -85,18 +87,26 @@ async function serve(dataDir: string, port: number, host: string, allowedHosts: 
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-async function keys(dataDir: string, action: string | undefined, args: string[], name: string | undefined): Promise<void> {
+function parseScope(value: string | undefined): Scope {
+  if (value === undefined) return 'admin';
+  const scope = scopes.find((each) => each === value);
+  if (!scope) throw new UsageError(`The scope must be one of ${scopes.join(', ')}, not "${value}".`);
+  return scope;
+}
+
+async function keys(dataDir: string, action: string | undefined, args: string[], name: string | undefined, scopeOption: string | undefined): Promise<void> {
+  const scope = parseScope(scopeOption);
   const core = await createCore({ dataDir, listen: false, logger: createLogger('warn') });
   try {
     const { apiKeys } = core.services;
     if (action === 'create') {
       if (!name) throw new UsageError('keys create needs --name NAME.');
-      const { apiKey, key } = apiKeys.create(name);
-      process.stdout.write(`Created API key ${apiKey.id} (${apiKey.name}). It is shown only now:\n${key}\n`);
+      const { apiKey, key } = apiKeys.create(name, scope);
+      process.stdout.write(`Created API key ${apiKey.id} (${apiKey.name}, scope ${apiKey.scope}). It is shown only now:\n${key}\n`);
     } else if (action === 'list') {
       const list = apiKeys.list();
       if (list.length === 0) process.stdout.write('No API keys. Make one with: steward keys create --name NAME\n');
-      for (const key of list) process.stdout.write(`${key.id}  ${key.preview}…  ${key.name}  created ${key.createdAt}  last used ${key.lastUsedAt ?? 'never'}\n`);
+      for (const key of list) process.stdout.write(`${key.id}  ${key.preview}…  ${key.name}  ${key.scope}  created ${key.createdAt}  last used ${key.lastUsedAt ?? 'never'}\n`);
     } else if (action === 'revoke') {
       const id = args[0];
       if (!id) throw new UsageError('keys revoke needs the key id (see keys list).');
@@ -142,6 +152,7 @@ async function main(argv: string[]): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       name: { type: 'string' },
+      scope: { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
@@ -158,7 +169,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'service') return service(action, { dataDir, port: parsePort(values.port), host, allowedHosts });
   if (command === 'backup') return backup(dataDir, action);
   if (command === 'login-link') return loginLink(dataDir, parsePort(values.port));
-  if (command === 'keys') return keys(dataDir, action, rest, values.name);
+  if (command === 'keys') return keys(dataDir, action, rest, values.name, values.scope);
   if (command === 'mcp') return mcp(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY);
   throw new UsageError(`Unknown command "${command}".`);
 }

@@ -16,6 +16,7 @@ export const errorStatus = {
   invalid_cursors: 400,
   unauthorized: 401,
   invalid_signature: 401,
+  forbidden: 403,
   webhook_disabled: 403,
   forbidden_host: 403,
   cross_origin: 403,

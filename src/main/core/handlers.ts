@@ -76,7 +76,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'instances.activity': ({ params, query }) => activity.instanceLines(params.id, query),
 
     'keys.list': () => ({ apiKeys: apiKeys.list() }),
-    'keys.create': ({ body }) => apiKeys.create(body.name),
+    'keys.create': ({ body }) => apiKeys.create(body.name, body.scope),
     'keys.revoke': ({ params }) => apiKeys.revoke(params.id),
 
     'settings.get': () => ({ settings: settings.get() }),

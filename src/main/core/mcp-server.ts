@@ -1,18 +1,22 @@
 // Steward as an MCP server: the steward operations as MCP tools, each call dispatched with the
 // contract's validation. A refused call is a tool result with isError (the API's error body), so
-// the client's model can read it and try again; only a bug is a protocol error.
+// the client's model can read it and try again; only a bug is a protocol error. A caller of a
+// narrower scope than admin sees only the tools it may call; calling another one is `forbidden`.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../../package.json' with { type: 'json' };
+import { type Scope, operations, scopeAllows } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { Dispatch } from './dispatch';
+import { assertScope } from './services/web-access';
 import { storageErrorOf } from './store/storage-condition';
 import { callStewardOperation, describeOperation, stewardInputSchema, stewardOperations } from './steward-operations';
 
-export function createMcpServer(dispatch: Dispatch): Server {
+export function createMcpServer(dispatch: Dispatch, scope: Scope = 'admin'): Server {
   const server = new Server({ name: 'steward', version: packageJson.version }, { capabilities: { tools: {} } });
+  const allowed = stewardOperations.filter(({ operation }) => scopeAllows(scope, operations[operation].scope));
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: stewardOperations.map(({ name, operation }) => ({
+    tools: allowed.map(({ name, operation }) => ({
       name,
       description: describeOperation(operation),
       inputSchema: stewardInputSchema(operation) as { type: 'object' },
@@ -22,6 +26,7 @@ export function createMcpServer(dispatch: Dispatch): Server {
     const tool = stewardOperations.find(({ name }) => name === params.name);
     if (!tool) return errorResult(new AppError('not_found', `No tool ${params.name}.`));
     try {
+      assertScope(scope, operations[tool.operation]);
       const output = await callStewardOperation(dispatch, tool.operation, params.arguments ?? {});
       return { content: [{ type: 'text', text: JSON.stringify(output ?? null) }] };
     } catch (error) {

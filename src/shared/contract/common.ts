@@ -15,11 +15,16 @@ export const NoQuery = z.object({});
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/**
- * One operation of the API. The HTTP routes, the OpenAPI document and (later) the IPC router
- * are derived from these objects; nothing else restates paths, shapes or statuses.
- */
-export interface Operation<
+/** What an API key may do: `admin` everything, `runs` send prompts and read, `read` only GETs. */
+export const scopes = ['admin', 'runs', 'read'] as const;
+export type Scope = (typeof scopes)[number];
+const scopeRank: Record<Scope, number> = { read: 0, runs: 1, admin: 2 };
+
+/** Whether a key of scope `held` may call an operation that needs `needed` (admin ⊃ runs ⊃ read). */
+export const scopeAllows = (held: Scope, needed: Scope): boolean => scopeRank[held] >= scopeRank[needed];
+
+/** An operation as written in the contract; `scope` may be left to defineOperation's rule. */
+export interface OperationDefinition<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
@@ -40,12 +45,27 @@ export interface Operation<
   output: O | null;
   /** Served by its own route (the trigger), not the generic one; still documented from here. */
   customRoute?: true;
+  /** The API-key scope it needs; by default `read` for a GET and `admin` for the rest. */
+  scope?: Scope;
+}
+
+/**
+ * One operation of the API. The HTTP routes, the OpenAPI document and the IPC router are derived
+ * from these objects; nothing else restates paths, shapes, statuses or scopes.
+ */
+export interface Operation<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+> extends OperationDefinition<P, Q, B, O> {
+  scope: Scope;
 }
 
 export function defineOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, O extends z.ZodType>(
-  operation: Operation<P, Q, B, O>,
+  operation: OperationDefinition<P, Q, B, O>,
 ): Operation<P, Q, B, O> {
-  return operation;
+  return { ...operation, scope: operation.scope ?? (operation.method === 'GET' ? 'read' : 'admin') };
 }
 
 export type OperationInput<Op> =

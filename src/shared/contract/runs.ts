@@ -122,7 +122,7 @@ export const runOperations = {
   }),
   'runs.create': defineOperation({
     name: 'runs.create', method: 'POST', path: '/api/runs', summary: 'Send a prompt to an instance: a run, queued now',
-    auth: true, status: 202, params: NoInput, query: NoQuery, body: NewRun, output: RunEnvelope,
+    auth: true, scope: 'runs', status: 202, params: NoInput, query: NoQuery, body: NewRun, output: RunEnvelope,
   }),
   'runs.get': defineOperation({
     name: 'runs.get', method: 'GET', path: '/api/runs/{id}', summary: 'Get a run, and for a queued one why it waits',
@@ -136,7 +136,7 @@ export const runOperations = {
   }),
   'runs.cancel': defineOperation({
     name: 'runs.cancel', method: 'POST', path: '/api/runs/{id}/cancel', summary: 'Cancel a queued run, or stop a running one with everything its agent started',
-    auth: true, status: 202, params: IdParams, query: NoQuery, body: NoInput, output: RunEnvelope,
+    auth: true, scope: 'runs', status: 202, params: IdParams, query: NoQuery, body: NoInput, output: RunEnvelope,
   }),
   'threads.list': defineOperation({
     name: 'threads.list', method: 'GET', path: '/api/threads', summary: 'List threads, the most recently active first: the chats of an instance with ?instanceId=&ownerType=chat',

@@ -17,7 +17,7 @@ const NameParams = z.strictObject({ name: z.string().min(1) });
 export const secretOperations = {
   'secrets.list': defineOperation({
     name: 'secrets.list', method: 'GET', path: '/api/secrets', summary: 'List stored secrets (names only)',
-    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
+    auth: true, scope: 'admin', status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
     output: z.object({ secrets: z.array(Secret) }),
   }),
   'secrets.put': defineOperation({

@@ -67,7 +67,7 @@ const SettingsEnvelope = z.object({ settings: Settings });
 export const settingsOperations = {
   'settings.get': defineOperation({
     name: 'settings.get', method: 'GET', path: '/api/settings', summary: 'All settings',
-    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(), output: SettingsEnvelope,
+    auth: true, scope: 'admin', status: 200, params: NoInput, query: NoQuery, body: z.undefined(), output: SettingsEnvelope,
   }),
   'settings.update': defineOperation({
     name: 'settings.update', method: 'PATCH', path: '/api/settings', summary: 'Change some settings; omitted ones stay as they are',

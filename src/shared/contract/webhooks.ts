@@ -96,7 +96,8 @@ const WebhookEnvelope = z.object({ webhook: Webhook });
 export const webhookOperations = {
   'webhooks.list': defineOperation({
     name: 'webhooks.list', method: 'GET', path: '/api/webhooks', summary: 'List webhooks',
-    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
+    // Their trigger tokens start runs: not for a read-only key.
+    auth: true, scope: 'runs', status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
     output: z.object({ webhooks: z.array(Webhook) }),
   }),
   'webhooks.create': defineOperation({
@@ -105,7 +106,7 @@ export const webhookOperations = {
   }),
   'webhooks.get': defineOperation({
     name: 'webhooks.get', method: 'GET', path: '/api/webhooks/{id}', summary: 'Get a webhook',
-    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: WebhookEnvelope,
+    auth: true, scope: 'runs', status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: WebhookEnvelope,
   }),
   'webhooks.update': defineOperation({
     name: 'webhooks.update', method: 'PUT', path: '/api/webhooks/{id}', summary: 'Update a webhook; omitted fields stay unchanged',

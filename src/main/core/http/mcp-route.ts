@@ -1,7 +1,9 @@
 // /mcp: the MCP server over Streamable HTTP, stateless (a server and a transport per request),
-// behind the same API-key check as the contract's routes. The SDK writes the response itself.
+// behind the same API-key check as the contract's routes; the key's scope decides which tools it
+// sees and may call. The SDK writes the response itself.
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Scope } from '../../../shared/contract';
 import { createDispatch } from '../dispatch';
 import type { Handlers } from '../handlers';
 import { createMcpServer } from '../mcp-server';
@@ -9,14 +11,15 @@ import type { Services } from '../services';
 
 export function registerMcpRoute(app: FastifyInstance, services: Services, handlers: Handlers): void {
   const dispatch = createDispatch(handlers);
+  const scopeOf = new WeakMap<FastifyRequest, Scope>();
   app.route({
     method: ['POST', 'GET', 'DELETE'],
     url: '/mcp',
     onRequest: async (request) => {
-      services.access.authenticate(request.headers);
+      scopeOf.set(request, services.access.authenticate(request.headers));
     },
     handler: async (request, reply) => {
-      const server = createMcpServer(dispatch);
+      const server = createMcpServer(dispatch, scopeOf.get(request) ?? 'read');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       reply.hijack();
       reply.raw.on('close', () => {

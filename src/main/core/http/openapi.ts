@@ -46,6 +46,7 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
       summary: operation.summary,
       tags: [operation.name.split('.')[0]],
       security: operation.auth ? [{ bearer: [] }] : [],
+      ...(operation.auth ? { 'x-steward-scope': operation.scope } : {}),
       parameters: parameters(operation),
       ...(body ? { requestBody: body } : {}),
       responses: {

@@ -1,9 +1,11 @@
-// One Fastify route per contract operation, dispatched through the handler map.
+// One Fastify route per contract operation, dispatched through the handler map, behind the API-key
+// check and the scope the operation needs.
 import type { FastifyInstance } from 'fastify';
 import { type Operation, type OperationName, operations } from '../../../shared/contract';
 import { createDispatch } from '../dispatch';
 import type { Handlers, MappedName } from '../handlers';
 import type { Services } from '../services';
+import { assertScope } from '../services/web-access';
 
 /** `/api/automations/{id}` → `/api/automations/:id` */
 export const fastifyPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
@@ -22,7 +24,7 @@ export function registerOperationRoutes(
       url: fastifyPath(operation.path),
       onRequest: operation.auth
         ? async (request) => {
-            services.access.authenticate(request.headers);
+            assertScope(services.access.authenticate(request.headers), operation);
           }
         : undefined,
       handler: async (request, reply) => {

@@ -1,6 +1,6 @@
 // API keys: made here (shown once), checked here on every management request.
 import { timingSafeEqual } from 'node:crypto';
-import { type ApiKey, apiKeyPrefix } from '../../../shared/contract';
+import { type ApiKey, type Scope, apiKeyPrefix } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { newId, randomToken, sha256Hex } from '../ids';
 import { type ServiceContext, isoNow } from './context';
@@ -15,9 +15,9 @@ export function createApiKeysService(context: ServiceContext) {
   const { store } = context;
 
   return {
-    create(name: string): { apiKey: ApiKey; key: string } {
+    create(name: string, scope: Scope = 'admin'): { apiKey: ApiKey; key: string } {
       const key = apiKeyPrefix + randomToken(32);
-      const apiKey: ApiKey = { id: newId('key'), name, preview: key.slice(0, apiKeyPrefix.length + 6), createdAt: isoNow(context), lastUsedAt: null };
+      const apiKey: ApiKey = { id: newId('key'), name, preview: key.slice(0, apiKeyPrefix.length + 6), scope, createdAt: isoNow(context), lastUsedAt: null };
       store.apiKeys.insert({ ...apiKey, hash: sha256Hex(key) });
       return { apiKey, key };
     },
@@ -28,14 +28,14 @@ export function createApiKeysService(context: ServiceContext) {
       if (!store.apiKeys.revoke(id, isoNow(context))) throw new AppError('not_found', `No active API key ${id}.`);
     },
 
-    /** The id of the key an Authorization header carries; 401 otherwise. */
-    authenticate(header: string | undefined): string {
+    /** The id and scope of the key an Authorization header carries; 401 otherwise. */
+    authenticate(header: string | undefined): { id: string; scope: Scope } {
       if (!header) throw unauthorized('This endpoint needs an API key: send Authorization: Bearer <key>.');
       const match = /^Bearer +(\S+) *$/i.exec(header);
       if (!match) throw unauthorized('The Authorization header must be "Bearer <key>".');
       const presented = Buffer.from(sha256Hex(match[1]), 'hex');
       // Compare against every active key without stopping early, each in constant time.
-      let found: { id: string; lastUsedAt: string | null } | undefined;
+      let found: { id: string; scope: Scope; lastUsedAt: string | null } | undefined;
       for (const candidate of store.apiKeys.activeHashes()) {
         if (timingSafeEqual(presented, Buffer.from(candidate.hash, 'hex'))) found = candidate;
       }
@@ -44,7 +44,7 @@ export function createApiKeysService(context: ServiceContext) {
       if (!found.lastUsedAt || now.getTime() - Date.parse(found.lastUsedAt) >= touchIntervalMs) {
         store.apiKeys.touch(found.id, now.toISOString());
       }
-      return found.id;
+      return { id: found.id, scope: found.scope };
     },
   };
 }

@@ -1,5 +1,5 @@
 // Settings, API keys (the key shown once), the scheduler's pause switch, and facts about this Steward.
-import type { ApiKey, Settings, SettingsPatch } from '../../../shared/contract';
+import type { ApiKey, Scope, Settings, SettingsPatch } from '../../../shared/contract';
 import type { Output } from '../lib/api';
 import type { Slice } from '.';
 
@@ -13,7 +13,7 @@ export interface SettingsSlice {
   loadHealth: () => Promise<void>;
   loadSettings: () => Promise<void>;
   updateSettings: (patch: SettingsPatch) => Promise<void>;
-  createApiKey: (name: string) => Promise<string>;
+  createApiKey: (name: string, scope?: Scope) => Promise<string>;
   revokeApiKey: (id: string) => Promise<void>;
   setPaused: (paused: boolean) => Promise<void>;
 }
@@ -36,8 +36,8 @@ export const settingsSlice: Slice<SettingsSlice> = (set, get) => ({
     const { settings } = await get().client.call('settings.update', { body: patch });
     set({ settings });
   },
-  async createApiKey(name) {
-    const { apiKey, key } = await get().client.call('keys.create', { body: { name } });
+  async createApiKey(name, scope = 'admin') {
+    const { apiKey, key } = await get().client.call('keys.create', { body: { name, scope } });
     set({ apiKeys: [...get().apiKeys, apiKey] });
     return key;
   },

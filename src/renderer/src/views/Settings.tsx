@@ -2,7 +2,7 @@
 // limits, activity retention, the tunnel, secrets, API keys (a new key is shown once, with a copy
 // button), and where the data lives. Saves are confirmed with a toast.
 import { useEffect, useState } from 'react';
-import type { AgentConfig, NotificationPolicy, SettingsPatch } from '../../../shared/contract';
+import { type AgentConfig, type NotificationPolicy, type Scope, type SettingsPatch, scopes } from '../../../shared/contract';
 import { AgentFields } from '../components/AgentFields';
 import { SecretsSettings } from '../components/SecretsSettings';
 import { TunnelSettings } from '../components/TunnelSettings';
@@ -24,6 +24,7 @@ export function Settings() {
   const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, toast } = useApp();
   const [agent, setAgent] = useState<AgentConfig | undefined>(settings?.defaultAgent);
   const [keyName, setKeyName] = useState('');
+  const [keyScope, setKeyScope] = useState<Scope>('admin');
   const [newKey, setNewKey] = useState<string | undefined>();
   const [problems, setProblems] = useState<Record<string, string | undefined>>({});
   const action = useAction();
@@ -95,8 +96,11 @@ export function Settings() {
       <SecretsSettings />
       <div className="card">
         <h3>API keys</h3>
-        <form className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { setNewKey(await createApiKey(keyName)); setKeyName(''); toast('success', 'API key created.'); }); }}>
+        <form className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { setNewKey(await createApiKey(keyName, keyScope)); setKeyName(''); toast('success', 'API key created.'); }); }}>
           <input aria-label="Key name" placeholder="laptop, CI…" value={keyName} onChange={(event) => setKeyName(event.target.value)} />
+          <select aria-label="Key scope" value={keyScope} onChange={(event) => setKeyScope(event.target.value as Scope)}>
+            {scopes.map((scope) => <option key={scope} value={scope}>{scope}</option>)}
+          </select>
           <button type="submit">Create key</button>
         </form>
         {newKey && (
@@ -112,6 +116,7 @@ export function Settings() {
               <tr key={key.id}>
                 <td>{key.name}</td>
                 <td className="mono">{key.preview}…</td>
+                <td>{key.scope}</td>
                 <td className="hint">last used <Time iso={key.lastUsedAt} /></td>
                 <td><ConfirmButton label="Revoke" danger question="Revoke it? Whatever uses it stops at once." confirm="Revoke" onConfirm={() => void action.run(() => revokeApiKey(key.id))} /></td>
               </tr>

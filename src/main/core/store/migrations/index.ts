@@ -9,6 +9,7 @@ import createWebSessions from './0007_create_web_sessions';
 import addNotifyOverride from './0008_add_notify_override';
 import threadSessions from './0009_thread_sessions';
 import webhookDeliveries from './0010_webhook_deliveries';
+import apiKeyScopes from './0011_api_key_scopes';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   { version: 8, name: '0008_add_notify_override', sql: addNotifyOverride },
   { version: 9, name: '0009_thread_sessions', sql: threadSessions },
   { version: 10, name: '0010_webhook_deliveries', sql: webhookDeliveries },
+  { version: 11, name: '0011_api_key_scopes', sql: apiKeyScopes },
 ];
