@@ -8,7 +8,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { backupDatabase } from './cli/backup';
-import { mcp } from './cli/mcp';
 import { type ServiceAction, serviceActions, serviceCommand } from './cli/service';
 import { type Scope, scopes } from '../shared/contract';
 import { type Core, createCore, defaultPort } from './core';
@@ -170,7 +169,8 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'backup') return backup(dataDir, action);
   if (command === 'login-link') return loginLink(dataDir, parsePort(values.port));
   if (command === 'keys') return keys(dataDir, action, rest, values.name, values.scope);
-  if (command === 'mcp') return mcp(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY);
+  // Loaded only for this command: the MCP SDK is no part of `serve`'s start.
+  if (command === 'mcp') return (await import('./cli/mcp')).mcp(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY);
   throw new UsageError(`Unknown command "${command}".`);
 }
 

@@ -1,12 +1,11 @@
 // /mcp: the MCP server over Streamable HTTP, stateless (a server and a transport per request),
 // behind the same API-key check as the contract's routes; the key's scope decides which tools it
-// sees and may call. The SDK writes the response itself.
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+// sees and may call. The SDK writes the response itself; it is loaded at the first request, so a
+// daemon nobody asks over MCP starts without it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Scope } from '../../../shared/contract';
 import { createDispatch } from '../dispatch';
 import type { Handlers } from '../handlers';
-import { createMcpServer } from '../mcp-server';
 import type { Services } from '../services';
 
 export function registerMcpRoute(app: FastifyInstance, services: Services, handlers: Handlers): void {
@@ -19,6 +18,10 @@ export function registerMcpRoute(app: FastifyInstance, services: Services, handl
       scopeOf.set(request, services.access.authenticate(request.headers));
     },
     handler: async (request, reply) => {
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+        import('../mcp-server'),
+        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      ]);
       const server = createMcpServer(dispatch, scopeOf.get(request) ?? 'read');
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       reply.hijack();

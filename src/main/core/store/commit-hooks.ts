@@ -60,26 +60,3 @@ export function createCommitHooks(db: Database.Database) {
 }
 
 export type CommitHooks = ReturnType<typeof createCommitHooks>;
-
-/**
- * A repository whose `save` and `delete` announce the row they touched, so the UI reloads it.
- * Wrapped here rather than in each repository: both keep their SQL alone.
- */
-export function announcingChanges<R extends { save(record: { id: string }, ...rest: never[]): void; delete(id: string): void }>(
-  repository: R,
-  resource: 'automation' | 'webhook',
-  hooks: CommitHooks,
-): R {
-  const announce = (id: string) => hooks.wanted && hooks.announce({ type: 'changed', resource, id });
-  return {
-    ...repository,
-    save(record: { id: string }, ...rest: never[]) {
-      repository.save(record, ...rest);
-      announce(record.id);
-    },
-    delete(id: string) {
-      repository.delete(id);
-      announce(id);
-    },
-  };
-}

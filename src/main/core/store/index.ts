@@ -1,7 +1,7 @@
 // The store: the database and one repository per table.
 import type Database from 'better-sqlite3';
 import { type OpenDatabaseOptions, openDatabase } from './database';
-import { type CommitHooks, announcingChanges, createCommitHooks } from './commit-hooks';
+import { type CommitHooks, createCommitHooks } from './commit-hooks';
 import { createActivityRepository } from './repositories/activity';
 import { createApiKeysRepository } from './repositories/api-keys';
 import { createAutomationsRepository } from './repositories/automations';
@@ -27,14 +27,14 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     subscribe: (listener: Parameters<CommitHooks['subscribe']>[0]) => hooks.subscribe(listener),
     activity: createActivityRepository(db, hooks),
     apiKeys: createApiKeysRepository(db),
-    automations: announcingChanges(createAutomationsRepository(db), 'automation', hooks),
+    automations: createAutomationsRepository(db, hooks),
     deliveries: createDeliveriesRepository(db),
     instances: createInstancesRepository(db, hooks),
     runs: createRunsRepository(db, hooks),
     secrets: createSecretsRepository(db),
     settings: createSettingsRepository(db),
     threads: createThreadsRepository(db),
-    webhooks: announcingChanges(createWebhooksRepository(db), 'webhook', hooks),
+    webhooks: createWebhooksRepository(db, hooks),
     webSessions: createWebSessionsRepository(db),
     /**
      * Runs `work` in one transaction (a savepoint when already inside one). IMMEDIATE takes the

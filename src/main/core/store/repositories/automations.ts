@@ -1,5 +1,6 @@
 // automations table <-> automation records (the read model adds nextRuns and the last run).
 import type Database from 'better-sqlite3';
+import type { CommitHooks } from '../commit-hooks';
 import type { Memory, NotifyOverride } from '../../../../shared/contract';
 
 interface AutomationRow {
@@ -59,7 +60,11 @@ function toRecord(row: AutomationRow): AutomationRecord {
 const columns = 'id, name, prompt, cron_expression, timezone, enabled, catch_up, notify, memory, last_fire_at, instance_id, thread_id, created_at, updated_at';
 const values = '@id, @name, @prompt, @cronExpression, @timezone, @enabled, @catchUp, @notify, @memory, @lastFireAt, @instanceId, @threadId, @createdAt, @updatedAt';
 
-export function createAutomationsRepository(db: Database.Database) {
+export function createAutomationsRepository(db: Database.Database, hooks: CommitHooks) {
+  // Announced so that the UI reloads the automation (a fire's lastFireAt is not a change it shows).
+  const changed = (id: string) => {
+    if (hooks.wanted) hooks.announce({ type: 'changed', resource: 'automation', id });
+  };
   const list = db.prepare<[], AutomationRow>(`SELECT ${columns} FROM automations ORDER BY id`);
   const get = db.prepare<[string], AutomationRow>(`SELECT ${columns} FROM automations WHERE id = ?`);
   // An upsert that updates in place: INSERT OR REPLACE would delete the row first and cascade
@@ -81,8 +86,12 @@ export function createAutomationsRepository(db: Database.Database) {
     /** Inserts or rewrites the whole record. */
     save(record: AutomationRecord): void {
       upsert.run({ ...record, enabled: record.enabled ? 1 : 0 });
+      changed(record.id);
     },
-    delete: (id: string): void => void remove.run(id),
+    delete(id: string): void {
+      remove.run(id);
+      changed(id);
+    },
     /** Records the last fire time the scheduler dealt with. */
     setLastFire: (id: string, at: string): void => void setLastFire.run(at, id),
     /** Starts every enabled schedule afresh from `at` (resume after a pause). */

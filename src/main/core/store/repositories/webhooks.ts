@@ -1,5 +1,6 @@
 // webhooks table <-> webhook records. Triggers find a webhook by the hash of its token.
 import type Database from 'better-sqlite3';
+import type { CommitHooks } from '../commit-hooks';
 import type { FilterCondition, Memory, NotifyOverride, Sender, SignatureScheme } from '../../../../shared/contract';
 
 interface WebhookRow {
@@ -70,7 +71,10 @@ function toRecord(row: WebhookRow): WebhookRecord {
 const columns =
   'id, name, prompt_template, token, enabled, notify, memory, signature_scheme, signature_secret, sender, max_payload_bytes, filter, fence_payload, idempotency_key, instance_id, thread_id, created_at, updated_at';
 
-export function createWebhooksRepository(db: Database.Database) {
+export function createWebhooksRepository(db: Database.Database, hooks: CommitHooks) {
+  const changed = (id: string) => {
+    if (hooks.wanted) hooks.announce({ type: 'changed', resource: 'webhook', id });
+  };
   const list = db.prepare<[], WebhookRow>(`SELECT ${columns} FROM webhooks ORDER BY id`);
   const get = db.prepare<[string], WebhookRow>(`SELECT ${columns} FROM webhooks WHERE id = ?`);
   const byTokenHash = db.prepare<[string], WebhookRow>(`SELECT ${columns} FROM webhooks WHERE token_hash = ?`);
@@ -105,8 +109,12 @@ export function createWebhooksRepository(db: Database.Database) {
         signatureSecret: signature?.sealedSecret ?? null,
         tokenHash,
       });
+      changed(record.id);
     },
-    delete: (id: string): void => void remove.run(id),
+    delete(id: string): void {
+      remove.run(id);
+      changed(id);
+    },
   };
 }
 
