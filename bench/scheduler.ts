@@ -39,7 +39,7 @@ export async function schedulerBench(): Promise<Record<string, unknown>> {
         const threadId = newId('thr');
         store.threads.insert(threadId, 'automation', id, now);
         store.automations.save({
-          id, name: `bench ${i}`, prompt: 'p', enabled: true, catchUp: 'latest', notify: 'default', memory: 'fresh', lastFireAt: now, instanceId, threadId, createdAt: now, updatedAt: now,
+          id, name: `bench ${i}`, prompt: 'p', enabled: true, catchUp: 'latest', notify: 'default', memory: 'fresh', lastFireAt: now, instanceId, threadId, createdByRunId: null, createdAt: now, updatedAt: now,
           // 1,000 fire every minute; the rest at varied times that are not due during the run.
           cronExpression: i < dueTogether ? '* * * * *' : `${i % 60} ${i % 24} ${1 + (i % 28)} ${1 + (i % 12)} *`,
           timezone: timezones[i % timezones.length],

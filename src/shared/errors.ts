@@ -17,6 +17,7 @@ export const errorStatus = {
   unauthorized: 401,
   invalid_signature: 401,
   forbidden: 403,
+  run_depth_limit: 403,
   webhook_disabled: 403,
   forbidden_host: 403,
   cross_origin: 403,

@@ -1,13 +1,15 @@
 // The handler map: each contract operation to the service call that answers it. HTTP routes (and
-// the desktop IPC router) dispatch through this map and nothing else.
+// the desktop IPC router) dispatch through this map and nothing else. Handlers that an agent's run
+// may call take the caller: a run's key manages its own instance only, and what it starts is its child.
 import type { OperationInput, OperationName, OperationOutput, Operations } from '../../shared/contract';
+import { type Caller, assertOwnInstance } from './caller';
 import type { Services } from './services';
 
 /** Operations with a route of their own (the trigger) are not dispatched through the map. */
 export type MappedName = Exclude<OperationName, 'webhooks.trigger' | 'webhooks.triggerGet' | 'events.stream'>;
 
 export type Handlers = {
-  [K in MappedName]: (input: OperationInput<Operations[K]>) => OperationOutput<Operations[K]> | Promise<OperationOutput<Operations[K]>>;
+  [K in MappedName]: (input: OperationInput<Operations[K]>, caller: Caller) => OperationOutput<Operations[K]> | Promise<OperationOutput<Operations[K]>>;
 };
 
 export interface HandlerMeta {
@@ -30,10 +32,20 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'system.get': () => ({ system: { version: meta.version, dataDir: meta.dataDir, apiUrl: meta.apiUrl() } }),
 
     'automations.list': () => ({ automations: automations.list() }),
-    'automations.create': ({ body }) => ({ automation: automations.create(body) }),
+    'automations.create': ({ body }, caller) => {
+      const instanceId = body.instanceId ?? caller.instanceId;
+      assertOwnInstance(caller, instanceId);
+      return { automation: automations.create({ ...body, instanceId }, runs.parentFor(caller)) };
+    },
     'automations.get': ({ params }) => ({ automation: automations.get(params.id) }),
-    'automations.update': ({ params, body }) => ({ automation: automations.update(params.id, body) }),
-    'automations.delete': ({ params }) => automations.delete(params.id),
+    'automations.update': ({ params, body }, caller) => {
+      assertOwnInstance(caller, automations.get(params.id).instanceId, body.instanceId);
+      return { automation: automations.update(params.id, body) };
+    },
+    'automations.delete': ({ params }, caller) => {
+      assertOwnInstance(caller, automations.get(params.id).instanceId);
+      return automations.delete(params.id);
+    },
     'automations.run': ({ params }) => ({ run: automations.runNow(params.id) }),
     'scheduler.get': () => ({ scheduler: scheduler.state() }),
     'scheduler.update': ({ body }) => {
@@ -42,11 +54,21 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     },
 
     'webhooks.list': () => ({ webhooks: webhooks.list() }),
-    'webhooks.create': ({ body }) => ({ webhook: webhooks.create(body) }),
+    'webhooks.create': ({ body }, caller) => {
+      const instanceId = body.instanceId ?? caller.instanceId;
+      assertOwnInstance(caller, instanceId);
+      return { webhook: webhooks.create({ ...body, instanceId }, runs.parentFor(caller)) };
+    },
     'webhooks.get': ({ params }) => ({ webhook: webhooks.get(params.id) }),
-    'webhooks.update': ({ params, body }) => ({ webhook: webhooks.update(params.id, body) }),
+    'webhooks.update': ({ params, body }, caller) => {
+      assertOwnInstance(caller, webhooks.get(params.id).instanceId, body.instanceId);
+      return { webhook: webhooks.update(params.id, body) };
+    },
     'webhooks.test': ({ params, body }) => deliveries.test(params.id, body.payload),
-    'webhooks.delete': ({ params }) => webhooks.delete(params.id),
+    'webhooks.delete': ({ params }, caller) => {
+      assertOwnInstance(caller, webhooks.get(params.id).instanceId);
+      return webhooks.delete(params.id);
+    },
     'deliveries.list': ({ params, query }) => deliveries.list(params.id, query),
     'deliveries.get': ({ params }) => ({ delivery: deliveries.get(params.id) }),
     'deliveries.replay': ({ params }) => deliveries.replay(params.id),
@@ -62,7 +84,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'agents.detect': ({ query }) => services.agents.detect(query.baseUrl),
 
     'runs.list': ({ query }) => ({ runs: runs.list(query) }),
-    'runs.create': ({ body }) => ({ run: runs.create(body) }),
+    'runs.create': ({ body }, caller) => ({ run: runs.create(body, runs.parentFor(caller)) }),
     'runs.get': ({ params }) => {
       const run = runs.get(params.id);
       return { run, queue: runs.queueOf(run) };

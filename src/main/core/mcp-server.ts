@@ -2,19 +2,20 @@
 // contract's validation. A refused call is a tool result with isError (the API's error body), so
 // the client's model can read it and try again; only a bug is a protocol error. A caller of a
 // narrower scope than admin sees only the tools it may call; calling another one is `forbidden`.
+// A run's key calls as that run: what it starts is the run's child (caller.ts).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../../package.json' with { type: 'json' };
-import { type Scope, operations, scopeAllows } from '../../shared/contract';
+import { operations } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { Dispatch } from './dispatch';
-import { assertScope } from './services/web-access';
+import { type Caller, adminCaller, mayCall } from './caller';
 import { storageErrorOf } from './store/storage-condition';
 import { callStewardOperation, describeOperation, stewardInputSchema, stewardOperations } from './steward-operations';
 
-export function createMcpServer(dispatch: Dispatch, scope: Scope = 'admin'): Server {
+export function createMcpServer(dispatch: Dispatch, caller: Caller = adminCaller): Server {
   const server = new Server({ name: 'steward', version: packageJson.version }, { capabilities: { tools: {} } });
-  const allowed = stewardOperations.filter(({ operation }) => scopeAllows(scope, operations[operation].scope));
+  const allowed = stewardOperations.filter(({ operation }) => mayCall(caller, operations[operation]));
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: allowed.map(({ name, operation }) => ({
       name,
@@ -26,8 +27,7 @@ export function createMcpServer(dispatch: Dispatch, scope: Scope = 'admin'): Ser
     const tool = stewardOperations.find(({ name }) => name === params.name);
     if (!tool) return errorResult(new AppError('not_found', `No tool ${params.name}.`));
     try {
-      assertScope(scope, operations[tool.operation]);
-      const output = await callStewardOperation(dispatch, tool.operation, params.arguments ?? {});
+      const output = await callStewardOperation(dispatch, tool.operation, params.arguments ?? {}, caller);
       return { content: [{ type: 'text', text: JSON.stringify(output ?? null) }] };
     } catch (error) {
       const known = error instanceof AppError ? error : storageErrorOf(error);

@@ -3,6 +3,7 @@
 // through the contract's validation like an HTTP request.
 import { z } from 'zod';
 import { operations } from '../../shared/contract';
+import type { Caller } from './caller';
 import type { Dispatch, RawInput } from './dispatch';
 import type { MappedName } from './handlers';
 
@@ -76,6 +77,6 @@ export function describeOperation(operation: MappedName): string {
   return `Steward: ${operations[operation].summary}.`;
 }
 
-export function callStewardOperation(dispatch: Dispatch, operation: MappedName, args: Record<string, unknown>): Promise<unknown> {
-  return dispatch(operation, splitArguments(operation, args));
+export function callStewardOperation(dispatch: Dispatch, operation: MappedName, args: Record<string, unknown>, caller?: Caller): Promise<unknown> {
+  return dispatch(operation, splitArguments(operation, args), caller);
 }

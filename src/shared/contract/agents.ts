@@ -20,6 +20,10 @@ export const CommandAgent = z
     args: z.array(z.string()).optional(),
     env: EnvVars.optional(),
     timeoutSeconds: z.int().min(1).max(86_400).optional(),
+    stewardTools: z
+      .boolean()
+      .optional()
+      .describe("Give each run Steward's MCP server with a key of its own (default: on for presets; a custom command gets STEWARD_MCP_URL and STEWARD_API_KEY when on)"),
   })
   .refine((agent) => agent.preset !== 'custom' || agent.command !== undefined, {
     message: 'a custom agent needs a command',

@@ -47,6 +47,8 @@ export interface OperationDefinition<
   customRoute?: true;
   /** The API-key scope it needs; by default `read` for a GET and `admin` for the rest. */
   scope?: Scope;
+  /** A run's own key may call it too, for the automations and webhooks of that run's instance only. */
+  ownInstance?: true;
 }
 
 /**

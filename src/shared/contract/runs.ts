@@ -35,6 +35,8 @@ export const Run = z.object({
   resumedSessionId: z.string().nullable().describe('The session this run resumed to continue its thread; null when it started fresh'),
   // Optional in the type only, so Run literals written before it stay valid; the API always sends it.
   replayOf: z.string().nullable().optional().describe('For a replayed webhook delivery: the delivery it replays; null otherwise'),
+  parentRunId: z.string().nullable().optional().describe("The run whose agent started this one (through Steward's tools, or an automation or webhook it made); null otherwise"),
+  depth: z.int().min(0).optional().describe('How many runs started it in a chain: 0 for a run no agent started'),
 });
 export type Run = z.infer<typeof Run>;
 

@@ -16,6 +16,7 @@ const sections = {
     maxRunning: z.int().min(1).max(32).describe('Runs at the same time across all instances'),
     maxQueued: z.int().min(1).max(1_000_000).nullable().describe('Waiting runs before triggers answer 503; null: no limit'),
     inputWaitSeconds: z.int().min(1).max(3600).describe('How long an agent may wait on a question before its run fails'),
+    maxRunDepth: z.int().min(0).max(10).describe('How deep runs may start runs (through Steward tools, or automations and webhooks agents made); 0: agents start none'),
   }),
   activity: z.strictObject({
     retentionLines: z.int().min(1).nullable().describe('Lines kept per instance; null: all'),
@@ -54,7 +55,7 @@ export const SettingsPatch = z.strictObject({
 export type SettingsPatch = z.output<typeof SettingsPatch>;
 
 export const defaultSettings: Settings = {
-  runner: { maxRunning: 2, maxQueued: 1_000, inputWaitSeconds: 10 },
+  runner: { maxRunning: 2, maxQueued: 1_000, inputWaitSeconds: 10, maxRunDepth: 3 },
   activity: { retentionLines: 100_000, retentionDays: 90 },
   deliveries: { retentionDays: 7, retentionPerWebhook: 1_000 },
   notifications: { on: 'all' },

@@ -102,7 +102,7 @@ export const webhookOperations = {
   }),
   'webhooks.create': defineOperation({
     name: 'webhooks.create', method: 'POST', path: '/api/webhooks', summary: 'Create a webhook; the response holds its token',
-    auth: true, status: 201, params: NoInput, query: NoQuery, body: WebhookCreate, output: WebhookEnvelope,
+    auth: true, ownInstance: true, status: 201, params: NoInput, query: NoQuery, body: WebhookCreate, output: WebhookEnvelope,
   }),
   'webhooks.get': defineOperation({
     name: 'webhooks.get', method: 'GET', path: '/api/webhooks/{id}', summary: 'Get a webhook',
@@ -110,7 +110,7 @@ export const webhookOperations = {
   }),
   'webhooks.update': defineOperation({
     name: 'webhooks.update', method: 'PUT', path: '/api/webhooks/{id}', summary: 'Update a webhook; omitted fields stay unchanged',
-    auth: true, status: 200, params: IdParams, query: NoQuery, body: WebhookUpdate, output: WebhookEnvelope,
+    auth: true, ownInstance: true, status: 200, params: IdParams, query: NoQuery, body: WebhookUpdate, output: WebhookEnvelope,
   }),
   'webhooks.test': defineOperation({
     name: 'webhooks.test', method: 'POST', path: '/api/webhooks/{id}/test', summary: 'Trigger the webhook with a test payload, as its trigger URL would (signature checks aside)',
@@ -119,7 +119,7 @@ export const webhookOperations = {
   }),
   'webhooks.delete': defineOperation({
     name: 'webhooks.delete', method: 'DELETE', path: '/api/webhooks/{id}', summary: 'Delete a webhook, its thread and its runs',
-    auth: true, status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
+    auth: true, ownInstance: true, status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
   }),
   'webhooks.trigger': defineOperation({
     name: 'webhooks.trigger', method: 'POST', path: '/api/webhooks/trigger/{token}',

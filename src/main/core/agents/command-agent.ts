@@ -11,6 +11,7 @@ import type { AgentConfig } from '../../../shared/contract';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
 import { parseLine, presets } from './presets';
 import { processTree } from './process-tree';
+import { stewardEnv } from './steward-server';
 
 const maxStderrBytes = 64 * 1024;
 const killGraceMs = 5_000;
@@ -47,18 +48,24 @@ interface CommandLine {
 }
 
 function commandLine(agent: CommandAgent, launch: AgentLaunch): CommandLine {
-  const { prompt, resumeSession } = launch;
+  const { prompt, resumeSession, steward } = launch;
   if (agent.preset === 'custom') {
     const { command, args, promptInArgs } = customCommandLine(agent, prompt);
-    return { command, args, env: {}, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }], endOfOutput: () => [] };
+    return { command, args, env: steward ? stewardEnv(steward) : {}, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }], endOfOutput: () => [] };
   }
   const preset = presets[agent.preset];
   const parser = preset.parser();
-  const args = [...preset.args, ...(agent.args ?? [])];
+  let args = [...preset.args, ...(agent.args ?? [])];
+  let env = preset.env ?? {};
+  if (steward) {
+    const given = preset.withSteward?.(args, steward) ?? { args, env: {} };
+    args = given.args;
+    env = { ...env, ...stewardEnv(steward), ...given.env };
+  }
   return {
     command: agent.command ?? preset.command,
     args: resumeSession !== undefined && preset.resume ? preset.resume(args, resumeSession) : args,
-    env: preset.env ?? {},
+    env,
     stdin: prompt,
     eventsFrom: (line) => parseLine(parser, line),
     endOfOutput: () => parser.end(),

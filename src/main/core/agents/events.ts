@@ -1,5 +1,7 @@
 // What an agent says and does, as the runner records it: each event becomes a thread message and
 // an activity line. Providers translate their own output into these.
+import type { StewardServer } from './steward-server';
+
 export type AgentEvent =
   /** `streamed`: its activity lines were written as it arrived (assistant_chunk); only the message is left. */
   | { type: 'assistant'; text: string; raw: unknown; streamed?: boolean }
@@ -38,6 +40,8 @@ export interface AgentLaunch {
   resumeSession?: string | undefined;
   /** The thread's earlier turns, for an agent that has no sessions of its own (the built-in agent), oldest first. */
   history?: { role: 'user' | 'assistant'; content: string }[];
+  /** Steward's MCP server for this run, when the agent gets Steward's tools (CLI agents). */
+  steward?: StewardServer | undefined;
   /** How long output may hang on a question before the agent is stopped (default 10 s). */
   inputWaitMs?: number;
   onEvent(event: AgentEvent): void;

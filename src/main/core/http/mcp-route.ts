@@ -1,28 +1,28 @@
 // /mcp: the MCP server over Streamable HTTP, stateless (a server and a transport per request),
-// behind the same API-key check as the contract's routes; the key's scope decides which tools it
-// sees and may call. The SDK writes the response itself; it is loaded at the first request, so a
+// behind the same API-key check as the contract's routes; the key (its scope, a run's key its run)
+// decides which tools it sees and may call. The SDK writes the response itself; it is loaded at the first request, so a
 // daemon nobody asks over MCP starts without it.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Scope } from '../../../shared/contract';
+import type { Caller } from '../caller';
 import { createDispatch } from '../dispatch';
 import type { Handlers } from '../handlers';
 import type { Services } from '../services';
 
 export function registerMcpRoute(app: FastifyInstance, services: Services, handlers: Handlers): void {
   const dispatch = createDispatch(handlers);
-  const scopeOf = new WeakMap<FastifyRequest, Scope>();
+  const callers = new WeakMap<FastifyRequest, Caller>();
   app.route({
     method: ['POST', 'GET', 'DELETE'],
     url: '/mcp',
     onRequest: async (request) => {
-      scopeOf.set(request, services.access.authenticate(request.headers));
+      callers.set(request, services.access.authenticate(request.headers));
     },
     handler: async (request, reply) => {
       const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
         import('../mcp-server'),
         import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
       ]);
-      const server = createMcpServer(dispatch, scopeOf.get(request) ?? 'read');
+      const server = createMcpServer(dispatch, callers.get(request) ?? { scope: 'read' });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       reply.hijack();
       reply.raw.on('close', () => {

@@ -5,9 +5,12 @@ import { type Operation, type OperationName, operations } from '../../../shared/
 import { createDispatch } from '../dispatch';
 import type { Handlers, MappedName } from '../handlers';
 import type { Services } from '../services';
-import { assertScope } from '../services/web-access';
+import { type Caller, authorize } from '../caller';
 
 /** `/api/automations/{id}` → `/api/automations/:id` */
+/** The operations that take no key (health, the OpenAPI document) are called as a reader. */
+const anonymous: Caller = { scope: 'read' };
+
 export const fastifyPath = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
 export function registerOperationRoutes(
@@ -17,6 +20,7 @@ export function registerOperationRoutes(
   include: (name: OperationName) => boolean = () => true,
 ): void {
   const dispatch = createDispatch(handlers);
+  const callers = new WeakMap<object, Caller>();
   for (const [name, operation] of Object.entries(operations) as [OperationName, Operation][]) {
     if (operation.customRoute || !include(name)) continue;
     app.route({
@@ -24,11 +28,14 @@ export function registerOperationRoutes(
       url: fastifyPath(operation.path),
       onRequest: operation.auth
         ? async (request) => {
-            assertScope(services.access.authenticate(request.headers), operation);
+            // Refused before the body is read; dispatch authorizes again, as it does for every door.
+            const caller = services.access.authenticate(request.headers);
+            authorize(caller, operation);
+            callers.set(request, caller);
           }
         : undefined,
       handler: async (request, reply) => {
-        const output = await dispatch(name as MappedName, { params: request.params, query: request.query, body: request.body });
+        const output = await dispatch(name as MappedName, { params: request.params, query: request.query, body: request.body }, callers.get(request) ?? anonymous);
         if (operation.status === 204) return reply.code(204).send();
         return reply.code(operation.status).send(output);
       },

@@ -8,6 +8,7 @@ import { AppError } from '../../../shared/errors';
 import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
 import { startOpenAiAgent } from '../agents/openai-agent';
 import { createConversations, sessionKindOf } from './conversations';
+import { type RunKeys, createStewardGrants } from './steward-grants';
 import type { Dispatch } from '../dispatch';
 import type { AgentEvent, AgentExit, AgentProcess } from '../agents/events';
 import type { Logger } from '../logger';
@@ -63,6 +64,10 @@ export interface RunnerDeps {
   logger: Logger;
   /** A stored secret's value (an openai agent's API key). */
   revealSecret: (name: string) => string | undefined;
+  /** Keys of runs whose CLI agents get Steward's MCP server. */
+  runKeys: RunKeys;
+  /** The HTTP API's base URL (the MCP server is its /mcp). */
+  apiUrl: () => string;
 }
 
 export function createRunner(deps: RunnerDeps) {
@@ -77,6 +82,7 @@ export function createRunner(deps: RunnerDeps) {
   // An agent may print thousands of lines: they are committed in groups, not an fsync each.
   const batcher = createCommitBatcher(store);
   const conversations = createConversations(store);
+  const grants = createStewardGrants(deps.runKeys, deps.apiUrl);
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labelOf(run), displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
@@ -126,6 +132,7 @@ export function createRunner(deps: RunnerDeps) {
   function finish(entry: Active, exit: AgentExit | { error: string }): void {
     if (entry.timer !== undefined) clock.clearTimer(entry.timer);
     const { run } = entry;
+    grants.end(run.id);
     if (!running) {
       // Shutting down: the run stays "running" in SQLite and the next start marks it interrupted.
       active.delete(run.id);
@@ -175,13 +182,15 @@ export function createRunner(deps: RunnerDeps) {
     try {
       fs.mkdirSync(instance.workspaceDir, { recursive: true });
       if (agent.provider === 'command') {
-        entry.agent = startCommandAgent(agent, launch);
+        entry.agent = startCommandAgent(agent, { ...launch, steward: grants.grant(run, agent) });
       } else {
         const apiKey = agent.apiKeyRef === undefined ? undefined : deps.revealSecret(agent.apiKeyRef);
         if (agent.apiKeyRef !== undefined && apiKey === undefined) {
           throw new AgentUnavailable(`No secret named ${agent.apiKeyRef} is stored; add it (PUT /api/secrets/${agent.apiKeyRef}) or change apiKeyRef.`);
         }
-        entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch });
+        // Its steward tools call as this run: what they start is the run's child.
+        const asRun: Dispatch = (name, raw) => dispatch(name, raw, { scope: 'admin', runId: run.id });
+        entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch: asRun });
       }
     } catch (error) {
       return finish(entry, { error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` });
@@ -228,6 +237,7 @@ export function createRunner(deps: RunnerDeps) {
     /** Deals with runs a previous process left running, then starts queued ones. */
     start(): void {
       running = true;
+      grants.endAll();
       const now = clock.now();
       store.transaction(() => {
         for (const run of store.runs.running()) {

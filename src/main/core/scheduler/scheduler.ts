@@ -70,7 +70,7 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
     } else {
       const run = enqueueRun(
         store,
-        { instanceId: automation.instanceId, threadId: automation.threadId, source: 'automation', sourceId: automation.id, prompt: automation.prompt, scheduledFor },
+        { instanceId: automation.instanceId, threadId: automation.threadId, source: 'automation', sourceId: automation.id, prompt: automation.prompt, scheduledFor, parentRunId: automation.createdByRunId },
         now,
       );
       if (late) {

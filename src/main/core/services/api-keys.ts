@@ -1,6 +1,7 @@
 // API keys: made here (shown once), checked here on every management request.
 import { timingSafeEqual } from 'node:crypto';
 import { type ApiKey, type Scope, apiKeyPrefix } from '../../../shared/contract';
+import type { Caller } from '../caller';
 import { AppError } from '../../../shared/errors';
 import { newId, randomToken, sha256Hex } from '../ids';
 import { type ServiceContext, isoNow } from './context';
@@ -22,20 +23,33 @@ export function createApiKeysService(context: ServiceContext) {
       return { apiKey, key };
     },
 
+    /**
+     * A key for one run's agent: scope `runs`, plus managing its own instance's automations and
+     * webhooks; what it starts is the run's child. Revoked when the run ends (revokeForRun).
+     */
+    createForRun(run: { id: string; instanceId: string }): string {
+      const key = apiKeyPrefix + randomToken(32);
+      store.apiKeys.insertForRun({ id: newId('key'), name: `run ${run.id}`, preview: key.slice(0, apiKeyPrefix.length + 6), scope: 'runs', hash: sha256Hex(key), createdAt: isoNow(context), runId: run.id, instanceId: run.instanceId });
+      return key;
+    },
+
+    /** Ends a run's key; null: every run's key (at start, none is running). */
+    revokeForRun: (runId: string | null): void => store.apiKeys.revokeForRuns(runId, isoNow(context)),
+
     list: (): ApiKey[] => store.apiKeys.listActive(),
 
     revoke(id: string): void {
       if (!store.apiKeys.revoke(id, isoNow(context))) throw new AppError('not_found', `No active API key ${id}.`);
     },
 
-    /** The id and scope of the key an Authorization header carries; 401 otherwise. */
-    authenticate(header: string | undefined): { id: string; scope: Scope } {
+    /** Who the key an Authorization header carries is; 401 otherwise. */
+    authenticate(header: string | undefined): Caller {
       if (!header) throw unauthorized('This endpoint needs an API key: send Authorization: Bearer <key>.');
       const match = /^Bearer +(\S+) *$/i.exec(header);
       if (!match) throw unauthorized('The Authorization header must be "Bearer <key>".');
       const presented = Buffer.from(sha256Hex(match[1]), 'hex');
       // Compare against every active key without stopping early, each in constant time.
-      let found: { id: string; scope: Scope; lastUsedAt: string | null } | undefined;
+      let found: ReturnType<typeof store.apiKeys.activeHashes>[number] | undefined;
       for (const candidate of store.apiKeys.activeHashes()) {
         if (timingSafeEqual(presented, Buffer.from(candidate.hash, 'hex'))) found = candidate;
       }
@@ -44,7 +58,7 @@ export function createApiKeysService(context: ServiceContext) {
       if (!found.lastUsedAt || now.getTime() - Date.parse(found.lastUsedAt) >= touchIntervalMs) {
         store.apiKeys.touch(found.id, now.toISOString());
       }
-      return { id: found.id, scope: found.scope };
+      return { scope: found.scope, runId: found.runId, instanceId: found.instanceId };
     },
   };
 }

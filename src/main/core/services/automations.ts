@@ -41,7 +41,8 @@ export function createAutomationsService(
     list: (): Automation[] => store.automations.list().map(present),
     get: (id: string): Automation => present(record(id)),
 
-    create(input: z.output<typeof AutomationCreate>): Automation {
+    /** `createdByRunId`: the run whose agent made it, whose children its runs are. */
+    create(input: z.output<typeof AutomationCreate>, createdByRunId: string | null = null): Automation {
       const created = store.transaction(() => {
         const instance = instances.target(input.instanceId);
         const now = isoNow(context);
@@ -61,6 +62,7 @@ export function createAutomationsService(
           lastFireAt: now,
           instanceId: instance.id,
           threadId,
+          createdByRunId,
           createdAt: now,
           updatedAt: now,
         };
@@ -111,7 +113,7 @@ export function createAutomationsService(
     runNow(id: string): Run {
       const run = store.transaction(() => {
         const current = record(id);
-        return runs.enqueue({ instanceId: current.instanceId, threadId: current.threadId, source: 'automation', sourceId: id, prompt: current.prompt });
+        return runs.enqueue({ instanceId: current.instanceId, threadId: current.threadId, source: 'automation', sourceId: id, prompt: current.prompt, parentRunId: current.createdByRunId });
       });
       runsQueued();
       return run;

@@ -25,11 +25,14 @@ export function createServices(context: ServiceContext) {
   const { store } = context;
   const box = createSecretBox(context.dataDir);
   const secrets = createSecretsService(context, box);
+  const apiKeys = createApiKeysService(context);
   const runner = createRunner({
     store,
     clock: context.clock,
     logger: context.logger,
     revealSecret: (name) => secrets.reveal(name),
+    runKeys: { issue: (run) => apiKeys.createForRun(run), revoke: (runId) => apiKeys.revokeForRun(runId) },
+    apiUrl: context.baseUrl,
   });
   const runsQueued = () => runner.nudge();
   const runs = createRunsService(context, runsQueued);
@@ -46,7 +49,6 @@ export function createServices(context: ServiceContext) {
   const deliveryLog = createDeliveryLog(context);
   const activity = createActivityService(context, () => deliveryLog.trim());
   const triggers = createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, deliveryLog, runsQueued);
-  const apiKeys = createApiKeysService(context);
   // Logged when it starts and when it ends, not once per refused request.
   store.storage.onChange((problem) => {
     if (problem) context.logger.error({ code: problem.code }, problem.message);

@@ -15,6 +15,8 @@ export interface RunRequest {
   scheduledFor?: Date | null;
   /** For a replayed webhook delivery: that delivery. */
   replayOf?: string | null;
+  /** The run whose agent started it (directly, or by making the automation or webhook it comes from). */
+  parentRunId?: string | null;
 }
 
 /**
@@ -22,6 +24,9 @@ export interface RunRequest {
  * and the activity log when the agent receives it. Synchronous: the caller owns the transaction.
  */
 export function enqueueRun(store: Store, request: RunRequest, at: Date): Run {
+  const parentRunId = request.parentRunId ?? null;
+  // A parent deleted since (with its instance) still made this a child.
+  const depth = parentRunId === null ? 0 : (store.runs.get(parentRunId)?.depth ?? 0) + 1;
   const run: Run = {
     id: newId('run', at.getTime()),
     instanceId: request.instanceId,
@@ -39,6 +44,8 @@ export function enqueueRun(store: Store, request: RunRequest, at: Date): Run {
     sessionId: null,
     resumedSessionId: null,
     replayOf: request.replayOf ?? null,
+    parentRunId,
+    depth,
   };
   store.runs.insert(run, request.idempotencyKey ?? null);
   return run;

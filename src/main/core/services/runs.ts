@@ -5,6 +5,7 @@ import type { Message, NewRun, Run, RunListQuery, RunQueue, Thread, ThreadListQu
 import { AppError } from '../../../shared/errors';
 import { newId } from '../ids';
 import { readSettings } from '../settings';
+import type { Caller } from '../caller';
 import type { ServiceContext } from './context';
 import { type RunRequest, enqueueRun } from './run-queue';
 
@@ -29,8 +30,27 @@ export function createRunsService(context: ServiceContext, runsQueued: () => voi
     /** Queues a run now; the caller owns the transaction. */
     enqueue: (request: RunRequest, at: Date = context.now()): Run => enqueueRun(store, request, at),
 
-    /** A prompt for an instance, from the API or another agent: a new chat thread, or one it continues. */
-    create(input: NewRun): Run {
+    /**
+     * The run that an agent's call makes a parent (of a run it sends, or of the runs of an automation
+     * or webhook it makes): null for a caller that is no run. 403 run_depth_limit when that run is
+     * already as deep as `runner.maxRunDepth` allows, so that agents cannot start each other forever.
+     */
+    parentFor(caller: Caller): string | null {
+      if (caller.runId === undefined) return null;
+      const parent = store.runs.get(caller.runId);
+      if (!parent) return null;
+      const { maxRunDepth } = readSettings(store).runner;
+      if ((parent.depth ?? 0) >= maxRunDepth) {
+        throw new AppError(
+          'run_depth_limit',
+          `This run was started by a chain of ${parent.depth} run${parent.depth === 1 ? '' : 's'}; runs may start runs ${maxRunDepth} deep (Settings: runner.maxRunDepth), so it cannot start more.`,
+        );
+      }
+      return parent.id;
+    },
+
+    /** A prompt for an instance, from the API or another agent (`parentRunId`): a new chat thread, or one it continues. */
+    create(input: NewRun, parentRunId: string | null = null): Run {
       assertRoom();
       const at = context.now();
       const run = store.transaction(() => {
@@ -43,7 +63,7 @@ export function createRunsService(context: ServiceContext, runsQueued: () => voi
         } else if (store.threads.get(threadId, 0, 1)?.ownerType !== 'chat') {
           throw new AppError('invalid_field', `No chat thread ${threadId}: a prompt continues a chat, not an automation's or a webhook's thread.`, { field: 'threadId' });
         }
-        return enqueueRun(store, { instanceId: instance.id, threadId, source: 'api', sourceId: null, prompt: input.prompt }, at);
+        return enqueueRun(store, { instanceId: instance.id, threadId, source: 'api', sourceId: null, prompt: input.prompt, parentRunId }, at);
       });
       runsQueued();
       return run;

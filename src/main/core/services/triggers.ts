@@ -87,7 +87,7 @@ export function createTriggersService(
         }
       }
       const run = runs.enqueue(
-        { instanceId: target.instanceId, threadId: target.threadId, source: 'webhook', sourceId: target.id, prompt, idempotencyKey, replayOf: request.replayOf ?? null },
+        { instanceId: target.instanceId, threadId: target.threadId, source: 'webhook', sourceId: target.id, prompt, idempotencyKey, replayOf: request.replayOf ?? null, parentRunId: target.createdByRunId },
         request.receivedAt,
       );
       const deliveryId = log.write(target, request, { status: 202, outcome: 'accepted', runId: run.id });

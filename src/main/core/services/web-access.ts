@@ -1,9 +1,9 @@
 // Who may use the management API: an API key (Authorization: Bearer), or a browser session that
 // a one-time login link opened. The link is printed by `steward serve` (and `steward login-link`);
 // it works once, for 10 minutes; the session is an HttpOnly, SameSite=Strict cookie for 30 days.
-// A session is admin; a key has its own scope, checked against the scope each operation needs.
-import { type Scope, scopeAllows } from '../../../shared/contract';
-import { AppError } from '../../../shared/errors';
+// A session is admin; a key has its own scope, checked against the scope each operation needs
+// (caller.ts).
+import type { Caller } from '../caller';
 import { randomToken, sha256Hex } from '../ids';
 import type { ApiKeysService } from './api-keys';
 import type { ServiceContext } from './context';
@@ -53,12 +53,12 @@ export function createWebAccess(context: ServiceContext, apiKeys: ApiKeysService
       if (session) store.webSessions.take(sha256Hex(session), 'session');
     },
 
-    /** The scope of an API key, else `admin` for a valid session cookie; 401 otherwise. */
-    authenticate(headers: { authorization?: string | undefined; cookie?: string | undefined }): Scope {
-      if (headers.authorization !== undefined) return apiKeys.authenticate(headers.authorization).scope;
+    /** Who an API key is (its scope, and a run's key's run), else admin for a valid session cookie; 401 otherwise. */
+    authenticate(headers: { authorization?: string | undefined; cookie?: string | undefined }): Caller {
+      if (headers.authorization !== undefined) return apiKeys.authenticate(headers.authorization);
       const session = cookieValue(headers.cookie, sessionCookie);
-      if (session && store.webSessions.valid(sha256Hex(session), 'session', at())) return 'admin';
-      return apiKeys.authenticate(undefined).scope;
+      if (session && store.webSessions.valid(sha256Hex(session), 'session', at())) return { scope: 'admin' };
+      return apiKeys.authenticate(undefined);
     },
 
     /** Whether a request comes with a browser session (for the UI's first page). */
@@ -67,13 +67,6 @@ export function createWebAccess(context: ServiceContext, apiKeys: ApiKeysService
       return session !== undefined && store.webSessions.valid(sha256Hex(session), 'session', at());
     },
   };
-}
-
-/** 403 unless a caller of scope `held` may call the operation. */
-export function assertScope(held: Scope, operation: { name: string; scope: Scope }): void {
-  if (!scopeAllows(held, operation.scope)) {
-    throw new AppError('forbidden', `This API key's scope (${held}) does not allow ${operation.name}; it needs ${operation.scope}.`);
-  }
 }
 
 export type WebAccess = ReturnType<typeof createWebAccess>;

@@ -67,7 +67,8 @@ export function createWebhooksService(
     list: (): Webhook[] => store.webhooks.list().map(present),
     get: (id: string): Webhook => present(record(id)),
 
-    create(input: CreateInput): Webhook {
+    /** `createdByRunId`: the run whose agent made it, whose children its runs are. */
+    create(input: CreateInput, createdByRunId: string | null = null): Webhook {
       return saved(() => {
         const sender = input.sender ?? 'generic';
         const preset = senderPresets[sender];
@@ -95,6 +96,7 @@ export function createWebhooksService(
           idempotencyKey: input.idempotencyKey === undefined ? preset.idempotencyKey : input.idempotencyKey,
           instanceId: instance.id,
           threadId,
+          createdByRunId,
           createdAt: now,
           updatedAt: now,
         };

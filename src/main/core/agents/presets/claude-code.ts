@@ -6,6 +6,7 @@
 // in the same session with `--resume <session_id>`. Checked against the real CLI 2.1.330
 // (test/agents/claude-code.test.ts).
 import type { AgentEvent } from '../events';
+import { bearer, stewardServerName, writePrivateFile } from '../steward-server';
 import { type Preset, type StreamParser, asRecord, blocks, contentText, describeUsage, finished, text } from './common';
 
 const name = 'Claude Code';
@@ -191,4 +192,11 @@ export const claudeCode: Preset = {
   parser,
   // The session is stored under the config folder by the workspace's path: the same instance resumes it.
   resume: (args, sessionId) => [...args, '--resume', sessionId],
+  // --mcp-config takes several files: it goes right after -p, so that a flag ends its list. The
+  // user's own MCP servers stay (no --strict-mcp-config); Steward's tools are mcp__steward__*.
+  withSteward(args, server) {
+    const config = { mcpServers: { [stewardServerName]: { type: 'http', url: server.url, headers: bearer(server) } } };
+    const file = writePrivateFile(server, 'claude-mcp.json', JSON.stringify(config));
+    return { args: [args[0], '--mcp-config', file, ...args.slice(1)], env: {} };
+  },
 };

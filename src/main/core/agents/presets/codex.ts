@@ -4,6 +4,7 @@
 // web_search, todo_list, plan and error (a non-fatal warning). Approvals and the sandbox are off
 // (full tool access, unattended); the workspace need not be a git repository. A later run of the
 // thread resumes the session: `codex exec [flags] resume <thread_id> -`.
+import { stewardServerName } from '../steward-server';
 import type { AgentEvent } from '../events';
 import { type Preset, type StreamParser, asRecord, blocks, contentText, describeUsage, finished, text } from './common';
 
@@ -175,5 +176,12 @@ export const codex: Preset = {
   resume(args, sessionId) {
     const prompt = args.indexOf('-');
     return [...args.filter((_, index) => index !== prompt), 'resume', sessionId, '-'];
+  },
+  // Config overrides (-c) of exec, nothing written to CODEX_HOME; Codex takes the bearer token only
+  // from an environment variable, STEWARD_API_KEY (set for every run with Steward's tools).
+  withSteward(args, server) {
+    const table = `mcp_servers.${stewardServerName}`;
+    const overrides = ['-c', `${table}.url=${JSON.stringify(server.url)}`, '-c', `${table}.bearer_token_env_var="STEWARD_API_KEY"`];
+    return { args: [args[0], ...overrides, ...args.slice(1)], env: {} };
   },
 };

@@ -1,5 +1,6 @@
 // What a CLI preset is, and small readers shared by the stream parsers.
 import type { AgentEvent } from '../events';
+import type { StewardServer } from '../steward-server';
 
 /** Reads one run's event stream, line by line; `end` gives what was still held back. */
 export interface StreamParser {
@@ -21,6 +22,11 @@ export interface Preset {
    * (the preset's args followed by the config's). Absent: the CLI cannot resume, runs start fresh.
    */
   resume?: (args: string[], sessionId: string) => string[];
+  /**
+   * The command line and environment that give the CLI Steward's MCP server, in the CLI's own
+   * configuration form, from the ones without it. Absent: the CLI gets only the environment.
+   */
+  withSteward?: (args: string[], server: StewardServer) => { args: string[]; env: Record<string, string> };
 }
 
 /** A parser for streams whose lines stand alone. */

@@ -5,6 +5,7 @@
 // model call each); error ({error: {name, data: {message}}}, and the CLI exits 1).
 // `--auto` approves whatever would ask: unapproved, `run` rejects the tool call and stops the
 // session, yet exits 0. `--session <id>` continues a session.
+import { bearer, stewardServerName } from '../steward-server';
 import type { AgentEvent } from '../events';
 import { type Preset, type StreamParser, asRecord, describeUsage, finished, text } from './common';
 
@@ -102,4 +103,9 @@ export const opencode: Preset = {
   env: { OPENCODE_PERMISSION: JSON.stringify({ edit: 'allow', bash: 'allow', webfetch: 'allow', external_directory: 'allow' }) },
   parser,
   resume: (args, sessionId) => [...args, '--session', sessionId],
+  // OPENCODE_CONFIG_CONTENT is merged over the user's and the project's config files.
+  withSteward: (args, server) => ({
+    args,
+    env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ mcp: { [stewardServerName]: { type: 'remote', url: server.url, headers: bearer(server), enabled: true } } }) },
+  }),
 };

@@ -10,6 +10,7 @@ import addNotifyOverride from './0008_add_notify_override';
 import threadSessions from './0009_thread_sessions';
 import webhookDeliveries from './0010_webhook_deliveries';
 import apiKeyScopes from './0011_api_key_scopes';
+import runLineage from './0012_run_lineage';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   { version: 9, name: '0009_thread_sessions', sql: threadSessions },
   { version: 10, name: '0010_webhook_deliveries', sql: webhookDeliveries },
   { version: 11, name: '0011_api_key_scopes', sql: apiKeyScopes },
+  { version: 12, name: '0012_run_lineage', sql: runLineage },
 ];

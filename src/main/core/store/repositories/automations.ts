@@ -16,6 +16,7 @@ interface AutomationRow {
   last_fire_at: string | null;
   instance_id: string;
   thread_id: string;
+  created_by_run_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -34,6 +35,8 @@ export interface AutomationRecord {
   lastFireAt: string;
   instanceId: string;
   threadId: string;
+  /** The run whose agent made it: its runs are that run's children (loop guard). */
+  createdByRunId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -52,13 +55,14 @@ function toRecord(row: AutomationRow): AutomationRecord {
     lastFireAt: row.last_fire_at ?? row.updated_at,
     instanceId: row.instance_id,
     threadId: row.thread_id,
+    createdByRunId: row.created_by_run_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
-const columns = 'id, name, prompt, cron_expression, timezone, enabled, catch_up, notify, memory, last_fire_at, instance_id, thread_id, created_at, updated_at';
-const values = '@id, @name, @prompt, @cronExpression, @timezone, @enabled, @catchUp, @notify, @memory, @lastFireAt, @instanceId, @threadId, @createdAt, @updatedAt';
+const columns = 'id, name, prompt, cron_expression, timezone, enabled, catch_up, notify, memory, last_fire_at, instance_id, thread_id, created_by_run_id, created_at, updated_at';
+const values = '@id, @name, @prompt, @cronExpression, @timezone, @enabled, @catchUp, @notify, @memory, @lastFireAt, @instanceId, @threadId, @createdByRunId, @createdAt, @updatedAt';
 
 export function createAutomationsRepository(db: Database.Database, hooks: CommitHooks) {
   // Announced so that the UI reloads the automation (a fire's lastFireAt is not a change it shows).

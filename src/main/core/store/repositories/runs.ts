@@ -20,6 +20,8 @@ interface RunRow {
   session_id: string | null;
   resumed_session_id: string | null;
   replay_of: string | null;
+  parent_run_id: string | null;
+  depth: number;
 }
 
 function toRun(row: RunRow): Run {
@@ -40,6 +42,8 @@ function toRun(row: RunRow): Run {
     sessionId: row.session_id,
     resumedSessionId: row.resumed_session_id,
     replayOf: row.replay_of,
+    parentRunId: row.parent_run_id,
+    depth: row.depth,
   };
 }
 
@@ -53,15 +57,15 @@ export interface RunFilter {
   limit: number;
 }
 
-const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr, session_id, resumed_session_id, replay_of';
+const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr, session_id, resumed_session_id, replay_of, parent_run_id, depth';
 
 export function createRunsRepository(db: Database.Database, hooks: CommitHooks) {
   const changed = (runId: string) => {
     if (hooks.wanted) hooks.announce({ type: 'run', runId });
   };
-  const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string | null, string, string | null]>(
-    `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, idempotency_key, created_at, replay_of)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string | null, string, string | null, string | null, number]>(
+    `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, idempotency_key, created_at, replay_of, parent_run_id, depth)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const active = db.prepare<[string], { one: number }>(
     "SELECT 1 AS one FROM runs WHERE source_id = ? AND status IN ('queued', 'running') LIMIT 1",
@@ -133,7 +137,7 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     setAttempt: (id: string, attempt: number): void => void setAttempt.run(attempt, id),
 
     insert(run: Run, idempotencyKey: string | null = null): void {
-      insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, run.scheduledFor, idempotencyKey, run.createdAt, run.replayOf ?? null);
+      insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, run.scheduledFor, idempotencyKey, run.createdAt, run.replayOf ?? null, run.parentRunId ?? null, run.depth ?? 0);
       changed(run.id);
     },
     /** The run an earlier request with this Idempotency-Key started for the same source since `since`. */

@@ -20,6 +20,7 @@ interface WebhookRow {
   idempotency_key: string | null;
   instance_id: string;
   thread_id: string;
+  created_by_run_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -42,6 +43,8 @@ export interface WebhookRecord {
   idempotencyKey: string | null;
   instanceId: string;
   threadId: string;
+  /** The run whose agent made it: its runs are that run's children (loop guard). */
+  createdByRunId: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -63,13 +66,14 @@ function toRecord(row: WebhookRow): WebhookRecord {
     idempotencyKey: row.idempotency_key,
     instanceId: row.instance_id,
     threadId: row.thread_id,
+    createdByRunId: row.created_by_run_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
 
 const columns =
-  'id, name, prompt_template, token, enabled, notify, memory, signature_scheme, signature_secret, sender, max_payload_bytes, filter, fence_payload, idempotency_key, instance_id, thread_id, created_at, updated_at';
+  'id, name, prompt_template, token, enabled, notify, memory, signature_scheme, signature_secret, sender, max_payload_bytes, filter, fence_payload, idempotency_key, instance_id, thread_id, created_by_run_id, created_at, updated_at';
 
 export function createWebhooksRepository(db: Database.Database, hooks: CommitHooks) {
   const changed = (id: string) => {
@@ -82,7 +86,7 @@ export function createWebhooksRepository(db: Database.Database, hooks: CommitHoo
   // that delete to everything referencing the webhook.
   const upsert = db.prepare(`INSERT INTO webhooks (${columns}, token_hash)
     VALUES (@id, @name, @promptTemplate, @token, @enabled, @notify, @memory, @signatureScheme, @signatureSecret, @sender, @maxPayloadBytes, @filter, @fencePayload,
-      @idempotencyKey, @instanceId, @threadId, @createdAt, @updatedAt, @tokenHash)
+      @idempotencyKey, @instanceId, @threadId, @createdByRunId, @createdAt, @updatedAt, @tokenHash)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt_template = excluded.prompt_template, token = excluded.token,
       token_hash = excluded.token_hash, enabled = excluded.enabled, notify = excluded.notify, memory = excluded.memory, signature_scheme = excluded.signature_scheme,
       signature_secret = excluded.signature_secret, sender = excluded.sender, max_payload_bytes = excluded.max_payload_bytes, filter = excluded.filter,

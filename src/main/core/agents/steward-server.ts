@@ -1,0 +1,50 @@
+// Steward's own MCP server as one run of a CLI agent receives it: the URL of the daemon's /mcp, a key
+// that belongs to this run alone, and a private folder for the configuration files a CLI reads.
+// Each preset says how its CLI is told (presets/*.ts `withSteward`); a custom command gets the
+// environment variables and may do what it likes with them.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface StewardServer {
+  /** http://127.0.0.1:<port>/mcp */
+  url: string;
+  /** The run's own API key (scope runs, its instance's automations and webhooks); revoked when the run ends. */
+  key: string;
+  /** Mode 0700, removed when the run ends. */
+  configDir: string;
+}
+
+/** The name the server has in every CLI's configuration: its tools appear as mcp__steward__… and the like. */
+export const stewardServerName = 'steward';
+
+/** Every agent process of the run sees these (Codex reads the key from one by name). */
+export const stewardEnv = (server: StewardServer): Record<string, string> => ({ STEWARD_MCP_URL: server.url, STEWARD_API_KEY: server.key });
+
+/** `Authorization` as the CLIs' header maps take it. */
+export const bearer = (server: StewardServer): Record<string, string> => ({ Authorization: `Bearer ${server.key}` });
+
+/** Writes a configuration file only the daemon's user can read: it holds the run's key. */
+export function writePrivateFile(server: StewardServer, name: string, content: string): string {
+  const file = path.join(server.configDir, name);
+  fs.writeFileSync(file, content, { mode: 0o600 });
+  return file;
+}
+
+/** The daemon's /mcp as a local process reaches it: a wildcard bind answers on loopback too. */
+export function mcpUrlOf(apiUrl: string): string {
+  const url = new URL(apiUrl);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') url.hostname = '127.0.0.1';
+  return new URL('/mcp', url).toString();
+}
+
+export function createConfigDir(runId: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `steward-${runId}-`));
+}
+
+export function removeConfigDir(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Presets get Steward's tools unless their config says no; a custom command only when it says yes. */
+export const stewardToolsOn = (agent: { preset: string; stewardTools?: boolean | undefined }): boolean => agent.stewardTools ?? agent.preset !== 'custom';

@@ -1,0 +1,38 @@
+// What a CLI agent's run is given to reach Steward's MCP server, and taken back when it ends: a key
+// of the run's own (created as the run starts, revoked as it finishes, all of them at the next start
+// after a crash) and the private folder of its CLI's configuration files.
+import type { AgentConfig, Run } from '../../../shared/contract';
+import { type StewardServer, createConfigDir, mcpUrlOf, removeConfigDir, stewardToolsOn } from '../agents/steward-server';
+
+export interface RunKeys {
+  /** A new key for the run (scope runs, its instance); shown to nobody but the agent. */
+  issue(run: Run): string;
+  /** Revokes the run's key; null: every run's key. */
+  revoke(runId: string | null): void;
+}
+
+export function createStewardGrants(runKeys: RunKeys, apiUrl: () => string) {
+  const configDirs = new Map<string, string>();
+  return {
+    /** Steward's server for this run, or undefined when its agent does not get Steward's tools. */
+    grant(run: Run, agent: AgentConfig): StewardServer | undefined {
+      if (agent.provider !== 'command' || !stewardToolsOn(agent)) return undefined;
+      const configDir = createConfigDir(run.id);
+      configDirs.set(run.id, configDir);
+      return { url: mcpUrlOf(apiUrl()), key: runKeys.issue(run), configDir };
+    },
+
+    /** The run ended: its key no longer opens anything, its configuration files are gone. */
+    end(runId: string): void {
+      runKeys.revoke(runId);
+      const configDir = configDirs.get(runId);
+      configDirs.delete(runId);
+      if (configDir) removeConfigDir(configDir);
+    },
+
+    /** At start: no run is running, so no run's key may still work. */
+    endAll(): void {
+      runKeys.revoke(null);
+    },
+  };
+}
