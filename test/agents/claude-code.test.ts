@@ -3,8 +3,8 @@
 // in the instance's env (ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY, as a user points Claude Code at
 // any Anthropic-compatible server; IS_SANDBOX=1 because the suite runs as root). One daemon and one
 // instance for all cases: a Write call into the workspace and its transcript and figures, a thread
-// that resumes the Claude session, an overloaded API that it retries (said live), and a cancel in
-// the middle of a Bash command.
+// that resumes the Claude session, an overloaded API that it retries (said live), a cancel in the
+// middle of a Bash command, and a call to Steward's own MCP server (a follow-up automation).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,6 +193,29 @@ describe('claude-code', () => {
     const texts = (await linesOf(run)).map((line) => line.displayText);
     expect(texts.indexOf(retry.displayText)).toBeLessThan(texts.indexOf('Recovered.'));
     expect(texts.filter((text) => /Claude Code failed|API Error/.test(text))).toEqual([]);
+  });
+
+  it("calls Steward's MCP server, which the run was given with a key of its own: an automation on its instance, its result back to the model", async () => {
+    model.script([
+      { calls: [{ name: 'mcp__steward__create_automation', input: { name: 'Check the note again', prompt: `Read ${note}`, cronExpression: '0 9 * * 1-5' } }] },
+      { text: ['Scheduled a follow-up every weekday at 9.'] },
+    ]);
+    const before = model.turns().length;
+    const run = await send('Schedule a follow-up check of the note');
+    const done = await agents.settled(run.id);
+    expect(done.status, JSON.stringify(done)).toBe('succeeded');
+
+    const [asked, answered] = model.turns().slice(before);
+    // Claude Code defers MCP tools (loaded by ToolSearch when used); the model is told their names.
+    expect(JSON.stringify(asked.body)).toContain('mcp__steward__create_automation');
+    const result = JSON.stringify(answered.body.messages!.at(-1)!.content);
+    expect(result).toMatch(/"type":"tool_result".*\\"automation\\":\{\\"id\\":\\"aut_/);
+
+    const { automations } = (await agents.api('GET', '/api/automations')).body;
+    expect(automations).toContainEqual(expect.objectContaining({ name: 'Check the note again', instanceId: instance.id, cronExpression: '0 9 * * 1-5' }));
+    const messages = (await agents.messages(run.threadId)).filter((message) => message.runId === run.id).map((message) => [message.role, message.content]);
+    expect(messages).toContainEqual(['tool', `mcp__steward__create_automation {"name":"Check the note again","prompt":"Read ${note}","cronExpression":"0 9 * * 1-5"}`]);
+    expect(messages).toContainEqual(['assistant', 'Scheduled a follow-up every weekday at 9.']);
   });
 
   it('shows a long command while it runs, and cancel ends the run and the command', async () => {

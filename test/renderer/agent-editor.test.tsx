@@ -74,6 +74,17 @@ describe('Edit agent', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save agent' }));
     await waitFor(() => expect(store.getState().instances.find((each) => each.id === instance.id)?.agent).toEqual({ provider: 'command', preset: 'custom', command: 'cat', env: { A: '1', IS_SANDBOX: '1' } }));
 
+    // Steward's tools: off for a custom command until asked for, on for a preset until turned off.
+    fireEvent.click(within(card).getByRole('button', { name: 'Edit agent' }));
+    const tools = within(card).getByRole('form', { name: 'Agent of Local' });
+    const toolsSwitch = () => within(tools).getByLabelText<HTMLInputElement>(/Steward’s tools/);
+    expect(toolsSwitch().checked).toBe(false);
+    fireEvent.change(within(tools).getByLabelText('Agent'), { target: { value: 'codex' } });
+    expect(toolsSwitch().checked).toBe(true);
+    fireEvent.click(toolsSwitch());
+    fireEvent.click(within(tools).getByRole('button', { name: 'Save agent' }));
+    await waitFor(() => expect(store.getState().instances.find((each) => each.id === instance.id)?.agent).toEqual({ provider: 'command', preset: 'codex', stewardTools: false }));
+
     fireEvent.click(within(card).getByRole('button', { name: 'Edit agent' }));
     const again = within(card).getByRole('form', { name: 'Agent of Local' });
     fireEvent.change(within(again).getByLabelText('Agent'), { target: { value: 'openai' } });

@@ -94,6 +94,25 @@ describe('the run page', () => {
   });
 });
 
+describe('a run an agent started', () => {
+  it("links the run whose agent started it, and says how deep the chain is", async () => {
+    const agent = { provider: 'command', preset: 'custom', command: 'sleep', args: ['600'] };
+    const { instance } = (await t.api('POST', '/api/instances', { name: 'Manager', agent })).body;
+    const { run: parent } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'manage' })).body;
+    const key = t.core.services.apiKeys.createForRun(parent);
+    const { run: child } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'a job for later' }, { authorization: `Bearer ${key}` })).body;
+    const { store, disconnect } = connectStore(t);
+    await store.getState().loadInstances();
+    renderWith(store, <RunView id={child.id} />);
+    await waitFor(() => expect(facts()['Started by']).toBe('the agent of another run (1 deep in a chain of runs)'));
+    const about = within(document.querySelector<HTMLElement>('dl[aria-label="About this run"]')!);
+    expect(about.getByRole('link', { name: 'the agent of another run' }).getAttribute('href')).toBe(`#/runs/${parent.id}`);
+    disconnect();
+    await t.api('POST', `/api/runs/${child.id}/cancel`);
+    await t.api('POST', `/api/runs/${parent.id}/cancel`);
+  });
+});
+
 describe('figures', () => {
   it('durations and usage lines read as people write them', () => {
     expect(formatDuration(250)).toBe('250 ms');

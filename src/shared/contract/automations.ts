@@ -33,6 +33,7 @@ export const Automation = z.object({
   memory: Memory,
   instanceId: Id('ins'),
   threadId: Id('thr'),
+  createdByRunId: z.string().nullable().optional().describe("The run whose agent made it (through Steward's tools); its runs are that run's children. null: made by a person"),
   nextRuns: z.array(Timestamp).describe('The next 5 fire times; empty while disabled'),
   lastRunAt: Timestamp.nullable(),
   lastRunStatus: RunStatus.nullable(),

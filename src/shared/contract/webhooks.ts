@@ -25,6 +25,7 @@ export const Webhook = z.object({
   enabled: z.boolean(),
   instanceId: Id('ins'),
   threadId: Id('thr'),
+  createdByRunId: z.string().nullable().optional().describe("The run whose agent made it (through Steward's tools); its runs are that run's children. null: made by a person"),
   triggerUrl: z.string().describe('The local trigger URL'),
   publicTriggerUrl: z.string().nullable().describe('The trigger URL through the tunnel, while it is up'),
   notify: NotifyOverride,

@@ -44,6 +44,14 @@ function Facts({ run }: { run: Run }) {
       <dd>{source.href ? <a href={source.href}>{source.name}</a> : source.name} <span className="hint">({source.label})</span></dd>
       <dt>Instance</dt>
       <dd>{instance ? <a href={`#/chat/${instance.id}`}>{instance.name}</a> : run.instanceId}</dd>
+      {run.parentRunId && (
+        <>
+          <dt>Started by</dt>
+          <dd>
+            <a href={`#/runs/${run.parentRunId}`}>the agent of another run</a> <span className="hint">({run.depth ?? 1} deep in a chain of runs)</span>
+          </dd>
+        </>
+      )}
       <dt>Queued</dt>
       <dd>{formatTime(run.createdAt)}</dd>
       <dt>Started</dt>

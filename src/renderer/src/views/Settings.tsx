@@ -89,6 +89,7 @@ export function Settings() {
       <div className="card">
         <h3>Runner and retention</h3>
         {numberField('runner.maxRunning', 'Runs at the same time', settings.runner.maxRunning, 1, 32, (value) => ({ runner: { maxRunning: value ?? 1 } }))}
+        {numberField('runner.maxRunDepth', 'How deep agents may start runs (a run started by a run started by a run…; 0: never)', settings.runner.maxRunDepth, 0, 10, (value) => ({ runner: { maxRunDepth: value ?? 0 } }))}
         {numberField('activity.retentionLines', 'Activity lines kept per instance (empty: all)', settings.activity.retentionLines, 1, Infinity, (value) => ({ activity: { retentionLines: value } }))}
         {numberField('activity.retentionDays', 'Days of activity kept (empty: all)', settings.activity.retentionDays, 1, Infinity, (value) => ({ activity: { retentionDays: value } }))}
       </div>
