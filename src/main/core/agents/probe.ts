@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { AgentConfig } from '../../../shared/contract';
 import { presets } from './presets';
 
-const probeTimeoutMs = 10_000;
+// Gemini CLI takes 6 s to say its version on a busy two-core machine.
+const probeTimeoutMs = 20_000;
 
 export type ProbeResult = { ok: true; imageTag: string } | { ok: false; reason: string };
 
