@@ -3,7 +3,7 @@
 // CODEX_HOME, named in the instance's env, as a user points Codex at a local model). One daemon and
 // one instance for all cases: a shell call that writes into the workspace and its transcript, a
 // thread that resumes the Codex thread, a retry that is only a warning, a refusal that fails the
-// run, and a cancel in the middle of a shell command.
+// run, a cancel in the middle of a shell command, and a call to Steward's own MCP server.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +84,29 @@ function filesNamed(dir: string, name: string): string[] {
 describe('codex', () => {
   let first: Run;
   const prompt = `Write hi into ${note}`;
+
+  it("calls Steward's MCP server, given through -c overrides with its run's key: a webhook on its instance, the result back to the model", async () => {
+    model.script([
+      { calls: [{ namespace: 'mcp__steward', name: 'create_webhook', arguments: { name: 'CI callback', promptTemplate: 'CI says {{payload}}' } }] },
+      { text: ['Made a webhook for CI to call back.'] },
+    ]);
+    const before = model.requests.length;
+    const run = await agents.send(instance.id, 'Make a webhook CI can call back on');
+    const done = await agents.settled(run.id);
+    expect(done.status, JSON.stringify(done)).toBe('succeeded');
+
+    const [asked, answered] = model.requests.slice(before);
+    const namespace = asked.body.tools.find((tool) => tool.type === 'namespace' && tool.name === 'mcp__steward') as { tools?: { name: string }[] } | undefined;
+    expect(namespace?.tools?.map((tool) => tool.name)).toEqual(expect.arrayContaining(['create_webhook', 'create_automation', 'send_prompt']));
+    const output = answered.body.input.find((item) => item.type === 'function_call_output');
+    expect(JSON.stringify(output)).toMatch(/webhook.*whk_/);
+
+    const { webhooks } = (await agents.api('GET', '/api/webhooks')).body;
+    expect(webhooks).toContainEqual(expect.objectContaining({ name: 'CI callback', instanceId: instance.id }));
+    const messages = (await agents.messages(run.threadId)).filter((message) => message.runId === run.id).map((message) => [message.role, message.content]);
+    expect(messages).toContainEqual(['tool', 'steward.create_webhook {"name":"CI callback","promptTemplate":"CI says {{payload}}"}']);
+    expect(messages).toContainEqual(['tool', expect.stringMatching(/^\{"webhook":\{"id":"whk_/)]);
+  });
 
   it('runs the shell tool in the workspace, and the transcript shows the call, its output, the answer and the tokens', async () => {
     model.script([

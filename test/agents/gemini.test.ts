@@ -2,7 +2,8 @@
 // Steward daemon, against a scripted Gemini API server on loopback (GOOGLE_GEMINI_BASE_URL in the
 // instance's env, as a user points it at a local server). One daemon and one instance for all
 // cases: a tool run that writes into the workspace, its transcript and token figures, a thread
-// that continues the CLI's own session, and a cancel in the middle of a shell command.
+// that continues the CLI's own session, a cancel in the middle of a shell command, and a call to
+// Steward's own MCP server (which leaves the user's Gemini settings as they were).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +83,30 @@ describe('gemini', () => {
   let first: Run;
   const prompt = `Write the CI notes to ${notes}, then show them.`;
   const answer = `The notes are in ${notes}.`;
+
+  it("calls Steward's MCP server from settings of the run's own home, with its run's key: an automation on its instance, the result back to the model", async () => {
+    server.script([
+      { calls: [{ name: 'mcp_steward_create_automation', args: { name: 'Weekly notes digest', prompt: `Summarise ${notes}`, cronExpression: '0 8 * * MON' } }] },
+      { text: ['Scheduled a weekly digest.'] },
+    ]);
+    const before = server.requests.length;
+    const run = await agents.send(instance.id, 'Schedule a weekly digest of the notes');
+    const done = await agents.settled(run.id);
+    expect(done.status, JSON.stringify(done)).toBe('succeeded');
+
+    const turns = server.requests.slice(before).filter((request) => request.kind === 'turn');
+    const declared = turns[0].body.tools?.flatMap((tool) => tool.functionDeclarations ?? []).map((declaration) => declaration.name);
+    expect(declared).toEqual(expect.arrayContaining(['mcp_steward_create_automation', 'mcp_steward_send_prompt']));
+    expect(contentsText(turns.at(-1)!)).toMatch(/"name":"mcp_steward_create_automation","response":\{"output":".*\\"automation\\":\{\\"id\\":\\"aut_/s);
+
+    const { automations } = (await agents.api('GET', '/api/automations')).body;
+    expect(automations).toContainEqual(expect.objectContaining({ name: 'Weekly notes digest', instanceId: instance.id, cronExpression: '0 8 * * MON' }));
+    const messages = (await agents.messages(run.threadId)).filter((message) => message.runId === run.id).map((message) => [message.role, message.content]);
+    expect(messages).toContainEqual(['tool', expect.stringMatching(/^mcp_steward_create_automation \{"name":"Weekly notes digest"/)]);
+    expect(messages).toContainEqual(['assistant', 'Scheduled a weekly digest.']);
+    // The server was in the run's own settings only; the user's file is as the user wrote it.
+    expect(JSON.parse(fs.readFileSync(path.join(geminiHome, '.gemini/settings.json'), 'utf8')).mcpServers).toBeUndefined();
+  });
 
   it('writes a file with a relative path into the workspace, and nowhere else', async () => {
     server.script([

@@ -40,7 +40,8 @@ export function customCommandLine(agent: CommandAgent, prompt: string): { comman
 interface CommandLine {
   command: string;
   args: string[];
-  env: Record<string, string>;
+  /** The whole environment of the CLI process, but for the run's own markers. */
+  env: NodeJS.ProcessEnv;
   stdin: string;
   eventsFrom: (line: string) => AgentEvent[];
   /** What a parser still held when the output ended. */
@@ -51,14 +52,15 @@ function commandLine(agent: CommandAgent, launch: AgentLaunch): CommandLine {
   const { prompt, resumeSession, steward } = launch;
   if (agent.preset === 'custom') {
     const { command, args, promptInArgs } = customCommandLine(agent, prompt);
-    return { command, args, env: steward ? stewardEnv(steward) : {}, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }], endOfOutput: () => [] };
+    return { command, args, env: { ...process.env, ...agent.env, ...(steward ? stewardEnv(steward) : {}) }, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }], endOfOutput: () => [] };
   }
   const preset = presets[agent.preset];
   const parser = preset.parser();
   let args = [...preset.args, ...(agent.args ?? [])];
-  let env = preset.env ?? {};
+  // The instance's own env wins over the preset's; Steward's server is added to whatever that makes.
+  let env: NodeJS.ProcessEnv = { ...process.env, ...preset.env, ...agent.env };
   if (steward) {
-    const given = preset.withSteward?.(args, steward) ?? { args, env: {} };
+    const given = preset.withSteward?.(args, steward, env) ?? { args, env: {} };
     args = given.args;
     env = { ...env, ...stewardEnv(steward), ...given.env };
   }
@@ -96,7 +98,7 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
     cwd: launch.workspaceDir,
     // PWD too: CLIs such as OpenCode take their working folder from it, and would otherwise
     // inherit Steward's own.
-    env: { ...process.env, ...env, ...agent.env, ...launch.env, PWD: launch.workspaceDir, [treeMarker]: treeId },
+    env: { ...env, ...launch.env, PWD: launch.workspaceDir, [treeMarker]: treeId },
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });

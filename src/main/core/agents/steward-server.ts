@@ -13,6 +13,8 @@ export interface StewardServer {
   key: string;
   /** Mode 0700, removed when the run ends. */
   configDir: string;
+  /** What to do when the run ends, before configDir is removed (a preset keeps what its CLI wrote there). */
+  atEnd: (() => void)[];
 }
 
 /** The name the server has in every CLI's configuration: its tools appear as mcp__steward__… and the like. */

@@ -82,7 +82,7 @@ export function createRunner(deps: RunnerDeps) {
   // An agent may print thousands of lines: they are committed in groups, not an fsync each.
   const batcher = createCommitBatcher(store);
   const conversations = createConversations(store);
-  const grants = createStewardGrants(deps.runKeys, deps.apiUrl);
+  const grants = createStewardGrants(deps.runKeys, deps.apiUrl, logger);
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labelOf(run), displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });

@@ -3,6 +3,7 @@
 // after a crash) and the private folder of its CLI's configuration files.
 import type { AgentConfig, Run } from '../../../shared/contract';
 import { type StewardServer, createConfigDir, mcpUrlOf, removeConfigDir, stewardToolsOn } from '../agents/steward-server';
+import type { Logger } from '../logger';
 
 export interface RunKeys {
   /** A new key for the run (scope runs, its instance); shown to nobody but the agent. */
@@ -11,23 +12,31 @@ export interface RunKeys {
   revoke(runId: string | null): void;
 }
 
-export function createStewardGrants(runKeys: RunKeys, apiUrl: () => string) {
-  const configDirs = new Map<string, string>();
+export function createStewardGrants(runKeys: RunKeys, apiUrl: () => string, logger: Logger) {
+  const servers = new Map<string, StewardServer>();
   return {
     /** Steward's server for this run, or undefined when its agent does not get Steward's tools. */
     grant(run: Run, agent: AgentConfig): StewardServer | undefined {
       if (agent.provider !== 'command' || !stewardToolsOn(agent)) return undefined;
-      const configDir = createConfigDir(run.id);
-      configDirs.set(run.id, configDir);
-      return { url: mcpUrlOf(apiUrl()), key: runKeys.issue(run), configDir };
+      const server: StewardServer = { url: mcpUrlOf(apiUrl()), key: runKeys.issue(run), configDir: createConfigDir(run.id), atEnd: [] };
+      servers.set(run.id, server);
+      return server;
     },
 
     /** The run ended: its key no longer opens anything, its configuration files are gone. */
     end(runId: string): void {
       runKeys.revoke(runId);
-      const configDir = configDirs.get(runId);
-      configDirs.delete(runId);
-      if (configDir) removeConfigDir(configDir);
+      const server = servers.get(runId);
+      servers.delete(runId);
+      if (!server) return;
+      for (const task of server.atEnd) {
+        try {
+          task();
+        } catch (error) {
+          logger.warn({ err: error, runId }, 'could not tidy up after a run with Steward\'s tools');
+        }
+      }
+      removeConfigDir(server.configDir);
     },
 
     /** At start: no run is running, so no run's key may still work. */

@@ -23,10 +23,11 @@ export interface Preset {
    */
   resume?: (args: string[], sessionId: string) => string[];
   /**
-   * The command line and environment that give the CLI Steward's MCP server, in the CLI's own
-   * configuration form, from the ones without it. Absent: the CLI gets only the environment.
+   * The command line and the environment variables that give the CLI Steward's MCP server, in the
+   * CLI's own configuration form, from the command line and the whole environment it would have
+   * without it (the user's own configuration is kept). Absent: the CLI gets only the variables.
    */
-  withSteward?: (args: string[], server: StewardServer) => { args: string[]; env: Record<string, string> };
+  withSteward?: (args: string[], server: StewardServer, env: NodeJS.ProcessEnv) => { args: string[]; env: Record<string, string> };
 }
 
 /** A parser for streams whose lines stand alone. */
@@ -56,6 +57,15 @@ export function textJoiner() {
 
 export const asRecord = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/** A JSON object from text, or {} when it is none. */
+export function parseObject(json: string | undefined): Record<string, unknown> {
+  try {
+    return asRecord(JSON.parse(json ?? '{}'));
+  } catch {
+    return {};
+  }
+}
 
 export const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 

@@ -4,8 +4,8 @@
 // error), error (severity warning or error; non-fatal) and a final result (status, stats with
 // token counts per model). --yolo approves every tool call; the workspace is trusted for the run
 // so that Gemini does not fall back to asking. `--resume <session_id>` continues a session.
-import { bearer, stewardServerName, writePrivateFile } from '../steward-server';
 import type { AgentEvent } from '../events';
+import { geminiHomeWithSteward } from './gemini-home';
 import { type Preset, type StreamParser, asRecord, describeUsage, text, textJoiner } from './common';
 
 /** `auto`, `auto-gemini-3`, ...: the router picks the model per request, so the start says nothing yet. */
@@ -96,10 +96,11 @@ export const gemini: Preset = {
   parser,
   // Gemini 0.61 takes a session's UUID, "latest" or an index; the UUID is the one that cannot drift.
   resume: (args, sessionId) => [...args, '--resume', sessionId],
-  // A system settings file of the run's own: Gemini merges its mcpServers with the user's and the
-  // workspace's, so nothing is written into either. `trust` skips confirmations as --yolo does.
-  withSteward(args, server) {
-    const settings = { mcpServers: { [stewardServerName]: { httpUrl: server.url, headers: bearer(server), trust: true } } };
-    return { args, env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: writePrivateFile(server, 'gemini-settings.json', JSON.stringify(settings)) } };
+  // A home of the run's own whose settings add Steward's server to the user's (gemini-home.ts);
+  // `trust` skips confirmations as --yolo does.
+  withSteward(args, server, env) {
+    const home = geminiHomeWithSteward(server, env);
+    const given: Record<string, string> = home === undefined ? {} : { GEMINI_CLI_HOME: home };
+    return { args, env: given };
   },
 };

@@ -7,7 +7,7 @@
 // session, yet exits 0. `--session <id>` continues a session.
 import { bearer, stewardServerName } from '../steward-server';
 import type { AgentEvent } from '../events';
-import { type Preset, type StreamParser, asRecord, describeUsage, finished, text } from './common';
+import { type Preset, type StreamParser, asRecord, describeUsage, finished, parseObject, text } from './common';
 
 /** Why a step ended, when the reason means the reply was cut short. */
 const cutShort: Record<string, string> = {
@@ -103,9 +103,11 @@ export const opencode: Preset = {
   env: { OPENCODE_PERMISSION: JSON.stringify({ edit: 'allow', bash: 'allow', webfetch: 'allow', external_directory: 'allow' }) },
   parser,
   resume: (args, sessionId) => [...args, '--session', sessionId],
-  // OPENCODE_CONFIG_CONTENT is merged over the user's and the project's config files.
-  withSteward: (args, server) => ({
-    args,
-    env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ mcp: { [stewardServerName]: { type: 'remote', url: server.url, headers: bearer(server), enabled: true } } }) },
-  }),
+  // OPENCODE_CONFIG_CONTENT is merged over the user's and the project's config files; one the user
+  // set already keeps its content, with the server added.
+  withSteward(args, server, env) {
+    const own = parseObject(env.OPENCODE_CONFIG_CONTENT);
+    const mcp = { ...asRecord(own.mcp), [stewardServerName]: { type: 'remote', url: server.url, headers: bearer(server), enabled: true } };
+    return { args, env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ ...own, mcp }) } };
+  },
 };

@@ -1,0 +1,65 @@
+// The Gemini run's own home: the user's settings (comments and all) with Steward's server added,
+// everything else of the user's linked, and what Gemini wrote anew kept in the user's .gemini.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { geminiHomeWithSteward, stripJsonComments } from '../../src/main/core/agents/presets/gemini-home';
+import { tempDir } from '../support/core';
+
+const dirs: string[] = [];
+const dir = () => {
+  const made = tempDir('steward-gemini-home-');
+  dirs.push(made);
+  return made;
+};
+afterAll(() => dirs.forEach((made) => fs.rmSync(made, { recursive: true, force: true })));
+
+describe('stripJsonComments', () => {
+  it('drops // and /* */ comments but keeps them inside strings', () => {
+    const text = '{\n  // the model\n  "url": "http://x//y", /* a\n block */ "a": "/* no */"\n}';
+    expect(JSON.parse(stripJsonComments(text))).toEqual({ url: 'http://x//y', a: '/* no */' });
+    expect(JSON.parse(stripJsonComments('{"q": "say \\"//\\" here"}'))).toEqual({ q: 'say "//" here' });
+  });
+});
+
+describe('geminiHomeWithSteward', () => {
+  it("adds Steward to the user's settings in a home of the run's own, and keeps what Gemini wrote there", () => {
+    const userHome = dir();
+    const userGemini = path.join(userHome, '.gemini');
+    fs.mkdirSync(userGemini);
+    fs.writeFileSync(path.join(userGemini, 'settings.json'), '{\n  // mine\n  "security": {"auth": {"selectedType": "gemini-api-key"}},\n  "mcpServers": {"docs": {"httpUrl": "https://docs.example/mcp"}}\n}');
+    fs.writeFileSync(path.join(userGemini, 'oauth_creds.json'), '{"token": "t"}');
+    fs.writeFileSync(path.join(userGemini, 'projects.json'), JSON.stringify({ projects: { '/old': 'old' } }));
+    const server = { url: 'http://127.0.0.1:7321/mcp', key: 'stw_run', configDir: dir(), atEnd: [] as (() => void)[] };
+
+    const home = geminiHomeWithSteward(server, { GEMINI_CLI_HOME: userHome })!;
+    const runGemini = path.join(home, '.gemini');
+    const settings = JSON.parse(fs.readFileSync(path.join(runGemini, 'settings.json'), 'utf8'));
+    expect(settings.security).toEqual({ auth: { selectedType: 'gemini-api-key' } });
+    expect(settings.mcpServers).toEqual({
+      docs: { httpUrl: 'https://docs.example/mcp' },
+      steward: { httpUrl: server.url, headers: { Authorization: 'Bearer stw_run' }, trust: true },
+    });
+    expect(fs.statSync(path.join(runGemini, 'settings.json')).mode & 0o077).toBe(0);
+    expect(fs.readlinkSync(path.join(runGemini, 'oauth_creds.json'))).toBe(path.join(userGemini, 'oauth_creds.json'));
+    expect(fs.readlinkSync(path.join(runGemini, 'tmp'))).toBe(path.join(userGemini, 'tmp'));
+
+    // Gemini saves its project registry by rename (past the link) and may make new files.
+    fs.rmSync(path.join(runGemini, 'projects.json'));
+    fs.writeFileSync(path.join(runGemini, 'projects.json'), JSON.stringify({ projects: { '/old': 'old', '/work': 'work' } }));
+    fs.writeFileSync(path.join(runGemini, 'installation_id'), 'abc');
+    fs.writeFileSync(path.join(runGemini, 'tmp', 'session.json'), '{}');
+    for (const task of server.atEnd) task();
+    expect(JSON.parse(fs.readFileSync(path.join(userGemini, 'projects.json'), 'utf8'))).toEqual({ projects: { '/old': 'old', '/work': 'work' } });
+    expect(fs.readFileSync(path.join(userGemini, 'installation_id'), 'utf8')).toBe('abc');
+    expect(fs.existsSync(path.join(userGemini, 'tmp', 'session.json'))).toBe(true);
+    expect(JSON.parse(stripJsonComments(fs.readFileSync(path.join(userGemini, 'settings.json'), 'utf8'))).mcpServers.steward).toBeUndefined();
+  });
+
+  it('leaves a run without the tools rather than without settings it cannot read', () => {
+    const userHome = dir();
+    fs.mkdirSync(path.join(userHome, '.gemini'));
+    fs.writeFileSync(path.join(userHome, '.gemini', 'settings.json'), '{ not json');
+    expect(geminiHomeWithSteward({ url: 'u', key: 'k', configDir: dir(), atEnd: [] }, { GEMINI_CLI_HOME: userHome })).toBeUndefined();
+  });
+});
