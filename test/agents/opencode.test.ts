@@ -1,6 +1,7 @@
 // OpenCode (opencode-ai, pinned in test/agents/clis) for real: the real CLI, run by the real daemon
 // through the `opencode` preset, against a scripted Chat Completions server on loopback that it
-// reaches as an OpenAI-compatible provider named in the instance's env, as a user would set it up.
+// reaches as an OpenAI-compatible provider named in the instance's env, as a user would set it up;
+// each run also gets Steward's own MCP server added to that configuration, and calls it.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +153,27 @@ describe('opencode', () => {
       ['assistant', 'It says "Hello from OpenCode".'],
       ['system', 'OpenCode finished — 100 tokens in, 20 out, $0.0006'],
     ]);
+  });
+
+  it("calls Steward's MCP server, added to the instance's own OPENCODE_CONFIG_CONTENT with its run's key: an automation on its instance, the result back to the model", async () => {
+    model.script([
+      { toolCalls: [toolCall('steward_create_automation', { name: 'Nightly tidy', prompt: 'Tidy notes/', cronExpression: '30 2 * * *' })] },
+      { text: ['Scheduled a nightly tidy.'] },
+    ]);
+    const before = model.requests.length;
+    const run = await agents.settled((await startRun('Schedule a nightly tidy of the notes')).id);
+    expect(run, run.stderr ?? '').toMatchObject({ status: 'succeeded', error: null });
+
+    const [asked, answered] = model.requests.slice(before);
+    const offered = (asked.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
+    expect(offered).toEqual(expect.arrayContaining(['steward_create_automation', 'steward_send_prompt', 'write', 'bash']));
+    expect(JSON.stringify(answered.body.messages.at(-1))).toMatch(/"role":"tool".*aut_/);
+
+    const { automations } = (await agents.api('GET', '/api/automations')).body;
+    expect(automations).toContainEqual(expect.objectContaining({ name: 'Nightly tidy', instanceId: instance.id, cronExpression: '30 2 * * *' }));
+    const messages = await runMessages(run);
+    expect(messages).toContainEqual(['tool', expect.stringMatching(/^steward_create_automation \{"name":"Nightly tidy"/)]);
+    expect(messages).toContainEqual(['assistant', 'Scheduled a nightly tidy.']);
   });
 
   it('cancels a run with a long tool call, ending the tool too', async () => {
