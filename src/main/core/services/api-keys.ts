@@ -34,7 +34,7 @@ export function createApiKeysService(context: ServiceContext) {
     },
 
     /** Ends a run's key; null: every run's key (at start, none is running). */
-    revokeForRun: (runId: string | null): void => store.apiKeys.revokeForRuns(runId, isoNow(context)),
+    revokeForRun: (runId: string | null): void => store.apiKeys.deleteForRuns(runId),
 
     list: (): ApiKey[] => store.apiKeys.listActive(),
 

@@ -21,9 +21,8 @@ export function createApiKeysRepository(db: Database.Database) {
     'SELECT id, hash, scope, last_used_at, run_id, instance_id FROM api_keys WHERE revoked_at IS NULL',
   );
   const insertForRun = db.prepare('INSERT INTO api_keys (id, name, preview, scope, hash, created_at, run_id, instance_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  const revokeForRuns = db.prepare<{ at: string; runId: string | null }>(
-    'UPDATE api_keys SET revoked_at = @at WHERE revoked_at IS NULL AND run_id IS NOT NULL AND (@runId IS NULL OR run_id = @runId)',
-  );
+  // A run's key is deleted, not kept revoked: one per run would otherwise pile up in every key check.
+  const deleteForRuns = db.prepare<{ runId: string | null }>('DELETE FROM api_keys WHERE run_id IS NOT NULL AND (@runId IS NULL OR run_id = @runId)');
   const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
 
@@ -38,8 +37,8 @@ export function createApiKeysRepository(db: Database.Database) {
     insertForRun(key: { id: string; name: string; preview: string; scope: Scope; hash: string; createdAt: string; runId: string; instanceId: string }): void {
       insertForRun.run(key.id, key.name, key.preview, key.scope, key.hash, key.createdAt, key.runId, key.instanceId);
     },
-    /** Revokes the key of one run, or (null) of every run: none outlives its run, even across a crash. */
-    revokeForRuns: (runId: string | null, at: string): void => void revokeForRuns.run({ at, runId }),
+    /** Deletes the key of one run, or (null) of every run: none outlives its run, even across a crash. */
+    deleteForRuns: (runId: string | null): void => void deleteForRuns.run({ runId }),
     touch: (id: string, at: string): void => void touch.run(at, id),
     /** True when a key was revoked by this call. */
     revoke: (id: string, at: string): boolean => revoke.run(at, id).changes === 1,
