@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, one JSON object per line on stdout.
 import { activityBench } from './activity';
 import { dispatchBench } from './dispatch';
+import { mcpBench } from './mcp';
 import { schedulerBench } from './scheduler';
 import { startupBench } from './startup';
 import { triggerIngest } from './trigger-ingest';
@@ -11,6 +12,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   dispatch: dispatchBench,
   activity: activityBench,
   startup: startupBench,
+  mcp: mcpBench,
 };
 
 const only = process.argv[2];

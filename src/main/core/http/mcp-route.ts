@@ -23,7 +23,8 @@ export function registerMcpRoute(app: FastifyInstance, services: Services, handl
         import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
       ]);
       const server = createMcpServer(dispatch, callers.get(request) ?? { scope: 'read' });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      // Plain JSON answers: a stateless server has nothing to stream, and SSE framing costs each call.
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();
       reply.raw.on('close', () => {
         void transport.close();
