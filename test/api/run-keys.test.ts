@@ -82,8 +82,9 @@ describe("a run's key", () => {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
-    const names = /data: (.*)/.exec(await response.text())![1];
-    expect(JSON.parse(names).result.tools.map((tool: { name: string }) => tool.name)).toEqual(
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const { result } = (await response.json()) as { result: { tools: { name: string }[] } };
+    expect(result.tools.map((tool) => tool.name)).toEqual(
       expect.arrayContaining(['create_automation', 'update_automation', 'create_webhook', 'send_prompt', 'get_run', 'list_activity']),
     );
   });
