@@ -3,11 +3,12 @@
 // manage only its own instance's automations and webhooks, and starts runs that record it as their
 // parent. The key stops working and the configuration files are gone when the run ends.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { Run } from '../../src/shared/contract';
-import { type TestCore, startTestCore } from '../support/core';
+import { type TestCore, startTestCore, tempDir } from '../support/core';
 import { settled } from '../support/runs';
 
 const mcpCli = path.resolve(import.meta.dirname, '../fixtures/agents/mcp-cli.mjs');
@@ -111,5 +112,29 @@ describe('an instance whose agent is told no', () => {
     const [plain, given] = await Promise.all([runOn(off.id, []), runOn(on.id, [])]);
     expect(await messagesOf(plain)).toContainEqual(['assistant', 'url=none key=none']);
     expect(await messagesOf(given)).toContainEqual(['assistant', expect.stringMatching(new RegExp(`^url=${t.url}/mcp key=stw_`))]);
+  });
+});
+
+describe('after a crash', () => {
+  it("the next start ends the keys and files of the runs Steward stopped in", async () => {
+    const dataDir = tempDir();
+    const first = await startTestCore({ dataDir });
+    const instance = (await first.api('POST', '/api/instances', { name: 'parked', agent: { provider: 'command', preset: 'custom', command: 'cat' } })).body.instance;
+    await first.api('POST', `/api/instances/${instance.id}/stop`);
+    const { run } = (await first.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'hi' })).body;
+    // What a run looks like to the next start when its process was killed mid-run.
+    first.core.store.runs.claim(run.id, new Date().toISOString());
+    const key = first.core.services.apiKeys.createForRun(run);
+    const leftover = fs.mkdtempSync(path.join(os.tmpdir(), `steward-${run.id}-`));
+    await first.core.close();
+
+    const second = await startTestCore({ dataDir });
+    try {
+      expect((await second.api('GET', `/api/runs/${run.id}`)).body.run.status).toBe('interrupted');
+      expect(fs.existsSync(leftover)).toBe(false);
+      expect((await fetch(`${second.url}/api/runs`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+    } finally {
+      await second.close();
+    }
   });
 });

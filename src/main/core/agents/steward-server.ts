@@ -40,8 +40,18 @@ export function mcpUrlOf(apiUrl: string): string {
   return new URL('/mcp', url).toString();
 }
 
+const configDirPrefix = (runId: string) => `steward-${runId}-`;
+
 export function createConfigDir(runId: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `steward-${runId}-`));
+  return fs.mkdtempSync(path.join(os.tmpdir(), configDirPrefix(runId)));
+}
+
+/** The folders a run left behind when Steward stopped without ending it. */
+export function leftoverConfigDirs(runId: string): string[] {
+  return fs
+    .readdirSync(os.tmpdir())
+    .filter((name) => name.startsWith(configDirPrefix(runId)))
+    .map((name) => path.join(os.tmpdir(), name));
 }
 
 export function removeConfigDir(dir: string): void {

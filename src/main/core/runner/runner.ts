@@ -237,7 +237,7 @@ export function createRunner(deps: RunnerDeps) {
     /** Deals with runs a previous process left running, then starts queued ones. */
     start(): void {
       running = true;
-      grants.endAll();
+      grants.endAll(store.runs.running().map((run) => run.id));
       const now = clock.now();
       store.transaction(() => {
         for (const run of store.runs.running()) {

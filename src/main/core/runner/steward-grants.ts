@@ -2,7 +2,7 @@
 // of the run's own (created as the run starts, revoked as it finishes, all of them at the next start
 // after a crash) and the private folder of its CLI's configuration files.
 import type { AgentConfig, Run } from '../../../shared/contract';
-import { type StewardServer, createConfigDir, mcpUrlOf, removeConfigDir, stewardToolsOn } from '../agents/steward-server';
+import { type StewardServer, createConfigDir, leftoverConfigDirs, mcpUrlOf, removeConfigDir, stewardToolsOn } from '../agents/steward-server';
 import type { Logger } from '../logger';
 
 export interface RunKeys {
@@ -39,9 +39,10 @@ export function createStewardGrants(runKeys: RunKeys, apiUrl: () => string, logg
       removeConfigDir(server.configDir);
     },
 
-    /** At start: no run is running, so no run's key may still work. */
-    endAll(): void {
+    /** At start: no run is running, so no run's key may still work, nor the files of the runs Steward stopped in (`interrupted`) stay. */
+    endAll(interrupted: string[]): void {
       runKeys.revoke(null);
+      for (const runId of interrupted) for (const dir of leftoverConfigDirs(runId)) removeConfigDir(dir);
     },
   };
 }
