@@ -10,6 +10,7 @@ import addNotifyOverride from './0008_add_notify_override';
 import threadSessions from './0009_thread_sessions';
 import webhookDeliveries from './0010_webhook_deliveries';
 import apiKeyScopes from './0011_api_key_scopes';
+import notificationChannels from './0013_notification_channels';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,6 @@ export const migrations: Migration[] = [
   { version: 9, name: '0009_thread_sessions', sql: threadSessions },
   { version: 10, name: '0010_webhook_deliveries', sql: webhookDeliveries },
   { version: 11, name: '0011_api_key_scopes', sql: apiKeyScopes },
+  // 0012 is another branch's; the numbers need not be contiguous, only increasing.
+  { version: 13, name: '0013_notification_channels', sql: notificationChannels },
 ];
