@@ -20,7 +20,7 @@ import type { NotificationDeliveryRecord } from '../store/repositories/notificat
 import { type ServiceContext, isoNow } from './context';
 import type { NotificationDispatcher } from './notification-dispatcher';
 import { buildNotification } from './notification-message';
-import { type RunNotifier, linkBase } from './run-notifier';
+import { type RunNotifier, deliveriesKept, linkBase } from './run-notifier';
 
 const secretUrlKinds = new Set<ChannelKind>(['slack', 'discord']);
 
@@ -137,7 +137,10 @@ export function createNotificationChannelsService(context: ServiceContext, deps:
         startedAt: null, finishedAt: null, durationSeconds: null, url: `${base}/`, timestamp: now,
       });
       const deliveryId = newId('ntf');
-      store.transaction(() => store.notificationDeliveries.insert({ id: deliveryId, channelId: id, runId: null, event: 'test', requestHeaders: headers, requestBody: body, createdAt: now, nextAttemptAt: null }));
+      store.transaction(() => {
+        store.notificationDeliveries.insert({ id: deliveryId, channelId: id, runId: null, event: 'test', requestHeaders: headers, requestBody: body, createdAt: now, nextAttemptAt: null });
+        store.notificationDeliveries.keepNewest(id, deliveriesKept);
+      });
       await deps.dispatcher.sendOnce(deliveryId);
       return presentDelivery(store.notificationDeliveries.get(deliveryId)!);
     },

@@ -10,6 +10,9 @@ import type { ServiceContext } from './context';
 import type { NotificationDispatcher } from './notification-dispatcher';
 import { type RunNotice, buildNotification } from './notification-message';
 
+/** Deliveries kept per channel, newest first: the log shows recent ones, it is not an archive. */
+export const deliveriesKept = 1_000;
+
 const failures = new Set(['failed', 'timed_out', 'interrupted']);
 const finished = new Set(['succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted']);
 
@@ -65,6 +68,7 @@ export function createRunNotifier(context: ServiceContext, dispatcher: Notificat
         const { headers, body } = buildNotification(channel.kind, notice);
         const id = newId('ntf');
         added = store.notificationDeliveries.insert({ id, channelId: channel.id, runId: run.id, event: notice.event, requestHeaders: headers, requestBody: body, createdAt, nextAttemptAt: dispatcher.firstAttemptAt() }) || added;
+        store.notificationDeliveries.keepNewest(channel.id, deliveriesKept);
       }
     });
     if (added) dispatcher.pump();

@@ -76,6 +76,9 @@ export function createNotificationDeliveriesRepository(db: Database.Database) {
   const forRun = db.prepare<[string], DeliveryRow>(`${select} WHERE d.run_id = ? ORDER BY d.id`);
   const due = db.prepare<[string, number], DeliveryRow>(`${select} WHERE d.status = 'pending' AND d.next_attempt_at <= ? ORDER BY d.next_attempt_at, d.id LIMIT ?`);
   const nextDueAfter = db.prepare<[string], { at: string | null }>("SELECT min(next_attempt_at) AS at FROM notification_deliveries WHERE status = 'pending' AND next_attempt_at > ?");
+  // The id of the newest delivery past the count limit: it and everything older (and finished) go.
+  const beyond = db.prepare<[string, number], { id: string }>('SELECT id FROM notification_deliveries WHERE channel_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?');
+  const removeThrough = db.prepare<[string, string]>("DELETE FROM notification_deliveries WHERE channel_id = ? AND id <= ? AND status != 'pending'");
   const update = db.prepare(`UPDATE notification_deliveries SET status = @status, attempts = @attempts, next_attempt_at = @nextAttemptAt, last_status_code = @lastStatusCode,
     last_error = @lastError, response_body = @responseBody, finished_at = @finishedAt WHERE id = @id`);
 
@@ -95,6 +98,11 @@ export function createNotificationDeliveriesRepository(db: Database.Database) {
     due: (at: string, limit: number): NotificationDeliveryRecord[] => due.all(at, limit).map(toRecord),
     /** When the earliest pending attempt after `at` is due; null when none waits. */
     nextDueAfter: (at: string): string | null => nextDueAfter.get(at)?.at ?? null,
+    /** Keeps a channel's newest `keep` (and any still pending); returns how many went. */
+    keepNewest(channelId: string, keep: number): number {
+      const first = beyond.get(channelId, keep);
+      return first ? removeThrough.run(channelId, first.id).changes : 0;
+    },
     recordAttempt(id: string, result: AttemptResult): void {
       update.run({ id, ...result });
     },
