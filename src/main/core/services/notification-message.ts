@@ -33,7 +33,7 @@ export function cutError(error: string | null): string | null {
 }
 
 export function formatSeconds(seconds: number): string {
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  if (Math.round(seconds * 10) < 600) return `${seconds.toFixed(1)} s`;
   const minutes = Math.floor(seconds / 60);
   return minutes < 60 ? `${minutes} min ${Math.round(seconds % 60)} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
