@@ -34,8 +34,9 @@ export function cutError(error: string | null): string | null {
 
 export function formatSeconds(seconds: number): string {
   if (Math.round(seconds * 10) < 600) return `${seconds.toFixed(1)} s`;
-  const minutes = Math.floor(seconds / 60);
-  return minutes < 60 ? `${minutes} min ${Math.round(seconds % 60)} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  const whole = Math.round(seconds);
+  const minutes = Math.floor(whole / 60);
+  return minutes < 60 ? `${minutes} min ${whole % 60} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
 const succeeded = (notice: RunNotice) => notice.status === 'succeeded' || notice.status === 'test';
