@@ -46,7 +46,7 @@ describe('run notifications in Settings', () => {
     expect(within(table).getByRole('row', { name: /Ops/ }).textContent).toContain('every run');
 
     fireEvent.click(screen.getByRole('button', { name: 'Send test to Ops' }));
-    await waitFor(() => expect(screen.getByText('Test to Ops: delivered (200)')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('Test to Ops: delivered (200)')).toBeTruthy(), { timeout: 5_000 });
     expect(hook.received.at(-1)?.path).toBe('/ops');
     fireEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(screen.queryByTestId('signing-secret')).toBeNull();
@@ -56,7 +56,7 @@ describe('run notifications in Settings', () => {
     await t.api('POST', '/api/notification-channels', { name: 'Gone', kind: 'slack', url: `${dead.url}/services/T/B/secret` });
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Send test to Gone' }));
-    await waitFor(() => expect(screen.getByText(/^Test to Gone: failed after 1 attempt: The request failed: ECONNREFUSED/)).toBeTruthy());
+    await waitFor(() => expect(screen.getByText(/^Test to Gone: failed after 1 attempt: The request failed: ECONNREFUSED/)).toBeTruthy(), { timeout: 5_000 });
     const goneRow = within(screen.getByRole('table', { name: 'Run notifications' })).getByRole('row', { name: /Gone/ });
     expect(within(goneRow).getByText('failed')).toBeTruthy();
     expect(goneRow.textContent).toContain('ECONNREFUSED');
@@ -78,7 +78,7 @@ describe('run page', () => {
   it('lists the notifications a run caused with their status', async () => {
     const instanceId = (await t.api('POST', '/api/instances', { name: 'Breaks', agent: { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'exit 3'] } })).body.instance.id;
     const run = await settled(t, (await t.api('POST', '/api/runs', { instanceId, prompt: 'go' })).body.run.id as string);
-    await waitFor(async () => expect((await t.api('GET', `/api/runs/${run.id}/notifications`)).body.deliveries[0]?.status).toBe('delivered'));
+    await waitFor(async () => expect((await t.api('GET', `/api/runs/${run.id}/notifications`)).body.deliveries[0]?.status).toBe('delivered'), { timeout: 10_000 });
     const { store, disconnect } = connectStore(t);
     await store.getState().loadInstances();
     renderWith(store, <RunView id={run.id} />);
