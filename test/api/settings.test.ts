@@ -22,7 +22,7 @@ describe('settings', () => {
     expect(patched.body.settings).toEqual({
       ...defaultSettings,
       runner: { ...defaultSettings.runner, maxRunning: 4, maxQueued: null },
-      notifications: { on: 'failures' },
+      notifications: { ...defaultSettings.notifications, on: 'failures' },
       defaultAgent: { provider: 'command', preset: 'custom', command: 'cat' },
     });
     const instance = (await t.api('POST', '/api/instances', { name: 'Defaulted' })).body.instance;

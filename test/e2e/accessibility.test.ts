@@ -90,11 +90,14 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.context.newPage();
   await page.goto(loginLink);
-  // Something in every view: an automation, a webhook with a run, a secret.
+  // Something in every view: an automation, a webhook with a run, a secret, a notification channel.
   await api('POST', '/api/automations', { name: 'Standup notes', prompt: 'Summarise yesterday.', cronExpression: '30 8 * * 1-5' });
   const { webhook } = await api<{ webhook: { token: string } }>('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy report: {{payload}}' });
   await fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', body: 'api 1.4.2' });
   await api('PUT', '/api/secrets/OPENROUTER_KEY', { value: 'sk-example' });
+  // A notification channel whose test failed: Settings shows its failed badge and error.
+  const { channel } = await api<{ channel: { id: string } }>('POST', '/api/notification-channels', { name: 'Ops pager', kind: 'slack', url: 'http://127.0.0.1:9/services/T0/B0/x' });
+  await api('POST', `/api/notification-channels/${channel.id}/test`, {});
   fs.mkdirSync(artifacts, { recursive: true });
   if (updateDocs) fs.mkdirSync(docs, { recursive: true });
 }, 120_000);

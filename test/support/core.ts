@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/main/core/logger';
 import type { Clock } from '../../src/main/core/scheduler/clock';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { createServices } from '../../src/main/core/services';
+import type { NotificationTiming } from '../../src/main/core/services/notification-dispatcher';
 import { ManualClock } from './clock';
 import { type Store, openStore } from '../../src/main/core/store';
 
@@ -51,9 +52,9 @@ export async function request(url: string, init: RequestInit): Promise<ApiRespon
  * The core's clock stands still unless the test moves it (`clock`): no automation fires in the
  * middle of a test that compares stored state before and after a request.
  */
-export async function startTestCore(options: { clock?: Clock; dataDir?: string } = {}): Promise<TestCore> {
+export async function startTestCore(options: { clock?: Clock; dataDir?: string; notificationTiming?: NotificationTiming } = {}): Promise<TestCore> {
   const dataDir = options.dataDir ?? tempDir();
-  const core = await createCore({ dataDir, port: 0, logger: silentLogger(), clock: options.clock ?? new ManualClock(new Date()) });
+  const core = await createCore({ dataDir, port: 0, logger: silentLogger(), clock: options.clock ?? new ManualClock(new Date()), notificationTiming: options.notificationTiming });
   const { key } = core.services.apiKeys.create('test');
   return {
     core,

@@ -108,6 +108,15 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'secrets.put': ({ params, body }) => ({ secret: secrets.put(params.name, body.value) }),
     'secrets.delete': ({ params }) => secrets.delete(params.name),
 
+    'notifications.list': () => ({ channels: services.notifications.list() }),
+    'notifications.create': ({ body }) => services.notifications.create(body),
+    'notifications.get': ({ params }) => ({ channel: services.notifications.get(params.id) }),
+    'notifications.update': ({ params, body }) => services.notifications.update(params.id, body),
+    'notifications.delete': ({ params }) => services.notifications.delete(params.id),
+    'notifications.test': async ({ params }) => ({ delivery: await services.notifications.test(params.id) }),
+    'notifications.deliveries': ({ params, query }) => services.notifications.deliveries(params.id, query),
+    'notifications.forRun': ({ params }) => ({ deliveries: services.notifications.forRun(params.id) }),
+
     'tunnel.get': () => ({ tunnel: tunnel.state() }),
     'tunnel.configure': async ({ body }) => ({ tunnel: await tunnel.configure(body) }),
     'tunnel.start': async () => ({ tunnel: await tunnel.start() }),

@@ -11,6 +11,7 @@ import { buildOpenApiDocument } from './http/openapi';
 import { type Logger, createLogger } from './logger';
 import { type Clock, systemClock } from './scheduler/clock';
 import { type Services, createServices } from './services';
+import type { NotificationTiming } from './services/notification-dispatcher';
 import { type Store, openStore } from './store';
 import { ensurePrivateDir } from './store/database';
 
@@ -40,6 +41,8 @@ export interface CoreOptions {
   webRoot?: string;
   /** Host names besides loopback ones that may reach the management API. */
   allowedHosts?: readonly string[];
+  /** Run notifications' retry waits and attempt time limit; tests shorten them. */
+  notificationTiming?: NotificationTiming;
 }
 
 export interface Core {
@@ -82,6 +85,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     logger,
     dataDir,
     baseUrl: () => url,
+    notificationTiming: options.notificationTiming,
     startTriggerListener: async () => {
       const triggersOnly = await buildHttpApp(services, handlers!, logger, { triggersOnly: true });
       await triggersOnly.listen({ host: '127.0.0.1', port: 0 });
@@ -107,6 +111,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       await app.listen({ host, port: options.port ?? defaultPort });
       const address = app.server.address();
       if (address && typeof address === 'object') url = httpUrl(host, address.port);
+      // Before the runner, so runs it marks interrupted at start notify too.
+      services.notifications.start();
       services.runner.start();
       void services.instances.provisionAll();
       services.scheduler.start();
@@ -140,6 +146,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
         services.scheduler.stop();
         services.activity.stopRetention();
         await services.runner.stop();
+        await services.notifications.close();
         await services.tunnel.close();
         store.close();
         lock?.release();

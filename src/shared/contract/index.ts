@@ -6,6 +6,7 @@ import { automationOperations } from './automations';
 import { deliveryOperations } from './deliveries';
 import { healthOperations } from './health';
 import { instanceOperations } from './instances';
+import { notificationOperations } from './notifications';
 import { runOperations } from './runs';
 import { secretOperations } from './secrets';
 import { settingsOperations } from './settings';
@@ -25,6 +26,7 @@ export const operations = {
   ...secretOperations,
   ...settingsOperations,
   ...tunnelOperations,
+  ...notificationOperations,
 };
 
 export type Operations = typeof operations;
@@ -39,6 +41,7 @@ export * from './deliveries';
 export * from './events';
 export * from './health';
 export * from './instances';
+export * from './notifications';
 export * from './runs';
 export * from './secrets';
 export * from './settings';

@@ -28,6 +28,7 @@ const sections = {
   }),
   notifications: z.strictObject({
     on: z.enum(notificationPolicies).describe('Which finished runs notify (desktop): all, failures only, none'),
+    linkBaseUrl: z.url({ protocol: /^https?$/ }).nullable().describe("The base of the run links notification channels send (<base>/#/runs/<id>); null: Steward's own URL"),
   }),
   desktop: z.strictObject({
     launchAtLogin: z.boolean(),
@@ -58,7 +59,7 @@ export const defaultSettings: Settings = {
   runner: { maxRunning: 2, maxQueued: 1_000, inputWaitSeconds: 10, maxRunDepth: 3 },
   activity: { retentionLines: 100_000, retentionDays: 90 },
   deliveries: { retentionDays: 7, retentionPerWebhook: 1_000 },
-  notifications: { on: 'all' },
+  notifications: { on: 'all', linkBaseUrl: null },
   desktop: { launchAtLogin: false },
   defaultAgent: { provider: 'command', preset: 'claude-code' },
 };

@@ -1,5 +1,6 @@
 // What every service is given: the store, the clock, the logger and where the data lives.
 import type { Logger } from '../logger';
+import type { NotificationTiming } from './notification-dispatcher';
 import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store';
 import type { TriggerListener } from '../tunnel/tunnel';
@@ -15,6 +16,8 @@ export interface ServiceContext {
   baseUrl: () => string;
   /** Starts the trigger-only HTTP listener the tunnel forwards to (the core provides it). */
   startTriggerListener?: () => Promise<TriggerListener>;
+  /** Notification retry waits and attempt time limit; tests shorten them. */
+  notificationTiming?: NotificationTiming;
 }
 
 export function isoNow(context: Pick<ServiceContext, 'now'>): string {

@@ -13,6 +13,9 @@ import { createDeliveriesService } from './deliveries';
 import { createDeliveryLog } from './delivery-log';
 import { createInstancesService } from './instances';
 import { createLiveEvents } from './live-events';
+import { createNotificationChannelsService } from './notification-channels';
+import { createNotificationDispatcher, defaultNotificationTiming } from './notification-dispatcher';
+import { createRunNotifier } from './run-notifier';
 import { createRunsService } from './runs';
 import { createSecretsService } from './secrets';
 import { createSettingsService } from './settings';
@@ -26,17 +29,18 @@ export function createServices(context: ServiceContext) {
   const box = createSecretBox(context.dataDir);
   const secrets = createSecretsService(context, box);
   const apiKeys = createApiKeysService(context);
+  const revealSecret = (name: string) => secrets.reveal(name);
   const runner = createRunner({
     store,
     clock: context.clock,
     logger: context.logger,
-    revealSecret: (name) => secrets.reveal(name),
+    revealSecret,
     runKeys: { issue: (run) => apiKeys.createForRun(run), revoke: (runId) => apiKeys.revokeForRun(runId) },
     apiUrl: context.baseUrl,
   });
   const runsQueued = () => runner.nudge();
   const runs = createRunsService(context, runsQueued);
-  const instances = createInstancesService(context, { revealSecret: (name) => secrets.reveal(name), runsQueued, cancelRun: (id) => void runner.cancel(id) });
+  const instances = createInstancesService(context, { revealSecret, runsQueued, cancelRun: (id) => void runner.cancel(id) });
   const webhookDirectory = createWebhookDirectory(context.store);
   const scheduler = createScheduler({ store, clock: context.clock, logger: context.logger, onRunsQueued: runsQueued });
   const tunnel = createTunnel({
@@ -49,6 +53,9 @@ export function createServices(context: ServiceContext) {
   const deliveryLog = createDeliveryLog(context);
   const activity = createActivityService(context, () => deliveryLog.trim());
   const triggers = createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, deliveryLog, runsQueued);
+  const dispatcher = createNotificationDispatcher({ store, logger: context.logger, box, revealSecret, now: context.now, timing: context.notificationTiming ?? defaultNotificationTiming });
+  const notifier = createRunNotifier(context, dispatcher);
+  const channels = createNotificationChannelsService(context, { box, dispatcher, notifier, secretExists: (name) => store.secrets.get(name) !== undefined });
   // Logged when it starts and when it ends, not once per refused request.
   store.storage.onChange((problem) => {
     if (problem) context.logger.error({ code: problem.code }, problem.message);
@@ -72,6 +79,18 @@ export function createServices(context: ServiceContext) {
     access: createWebAccess(context, apiKeys),
     triggers,
     deliveries: createDeliveriesService(context, triggers, deliveryLog),
+    notifications: {
+      ...channels,
+      /** Listens for finished runs and resumes pending deliveries. */
+      start(): void {
+        notifier.start();
+        dispatcher.start();
+      },
+      async close(): Promise<void> {
+        notifier.stop();
+        await dispatcher.close();
+      },
+    },
   };
 }
 

@@ -7,6 +7,8 @@ import { createApiKeysRepository } from './repositories/api-keys';
 import { createAutomationsRepository } from './repositories/automations';
 import { createDeliveriesRepository } from './repositories/deliveries';
 import { createInstancesRepository } from './repositories/instances';
+import { createNotificationChannelsRepository } from './repositories/notification-channels';
+import { createNotificationDeliveriesRepository } from './repositories/notification-deliveries';
 import { createRunsRepository } from './repositories/runs';
 import { createSecretsRepository } from './repositories/secrets';
 import { createSettingsRepository } from './repositories/settings';
@@ -30,6 +32,8 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     automations: createAutomationsRepository(db, hooks),
     deliveries: createDeliveriesRepository(db),
     instances: createInstancesRepository(db, hooks),
+    notificationChannels: createNotificationChannelsRepository(db),
+    notificationDeliveries: createNotificationDeliveriesRepository(db),
     runs: createRunsRepository(db, hooks),
     secrets: createSecretsRepository(db),
     settings: createSettingsRepository(db),

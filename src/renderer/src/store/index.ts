@@ -6,6 +6,7 @@ import { type ActivitySlice, activitySlice } from './activity';
 import { type AutomationsSlice, automationsSlice } from './automations';
 import { type ChatsSlice, chatsSlice } from './chats';
 import { type InstancesSlice, instancesSlice } from './instances';
+import { type NotificationsSlice, notificationsSlice } from './notifications';
 import { type OnboardingSlice, onboardingSlice } from './onboarding';
 import { type RunListSlice, runListSlice } from './run-list';
 import { type RunsSlice, runsSlice } from './runs';
@@ -18,7 +19,7 @@ export interface ClientSlice {
   client: StewardClient;
 }
 
-export type AppState = ClientSlice & AutomationsSlice & WebhooksSlice & InstancesSlice & RunsSlice & ActivitySlice & SettingsSlice & OnboardingSlice & ChatsSlice & RunListSlice & TunnelSlice & ToastsSlice;
+export type AppState = ClientSlice & AutomationsSlice & WebhooksSlice & InstancesSlice & RunsSlice & ActivitySlice & SettingsSlice & OnboardingSlice & ChatsSlice & RunListSlice & TunnelSlice & ToastsSlice & NotificationsSlice;
 export type Slice<T> = StateCreator<AppState, [], [], T>;
 
 /** A fresh store on a client: one per window, and one per test. */
@@ -36,6 +37,7 @@ export function createAppStore(client: StewardClient) {
     ...runListSlice(...args),
     ...tunnelSlice(...args),
     ...toastsSlice(...args),
+    ...notificationsSlice(...args),
   }));
 }
 

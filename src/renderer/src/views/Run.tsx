@@ -5,6 +5,7 @@
 import { useEffect, useState } from 'react';
 import type { Run } from '../../../shared/contract';
 import { Badge, Empty, ErrorLine, formatTime, useAction } from '../components/ui';
+import { RunNotifications } from '../components/RunNotifications';
 import { Transcript } from '../components/Transcript';
 import { useApp } from '../lib/app-context';
 import { formatUsage, usageOf } from '../lib/usage';
@@ -118,6 +119,7 @@ export function RunView({ id }: { id: string }) {
         {active && <button className="danger" onClick={() => void action.run(() => cancelRun(run.id))}>Cancel</button>}
       </div>
       <Facts run={run} />
+      {!active && <RunNotifications run={run} />}
       <ErrorLine message={action.error?.message} />
       {run.status === 'queued' && <Waiting run={run} />}
       {run.error && <div className="card error">{run.error}</div>}

@@ -1,9 +1,10 @@
-// Settings: the agent new instances get, notifications, launch at login (desktop app only), runner
+// Settings: the agent new instances get, notifications (on this desktop and run notification channels), launch at login (desktop app only), runner
 // limits, activity retention, the tunnel, secrets, API keys (a new key is shown once, with a copy
 // button), and where the data lives. Saves are confirmed with a toast.
 import { useEffect, useState } from 'react';
 import { type AgentConfig, type NotificationPolicy, type Scope, type SettingsPatch, scopes } from '../../../shared/contract';
 import { AgentFields } from '../components/AgentFields';
+import { NotificationChannels } from '../components/NotificationChannels';
 import { SecretsSettings } from '../components/SecretsSettings';
 import { TunnelSettings } from '../components/TunnelSettings';
 import { ConfirmButton, CopyButton, ErrorLine, Field, Time, useAction } from '../components/ui';
@@ -93,6 +94,7 @@ export function Settings() {
         {numberField('activity.retentionLines', 'Activity lines kept per instance (empty: all)', settings.activity.retentionLines, 1, Infinity, (value) => ({ activity: { retentionLines: value } }))}
         {numberField('activity.retentionDays', 'Days of activity kept (empty: all)', settings.activity.retentionDays, 1, Infinity, (value) => ({ activity: { retentionDays: value } }))}
       </div>
+      <NotificationChannels />
       <TunnelSettings key={tunnel ? 'loaded' : 'loading'} />
       <SecretsSettings />
       <div className="card">

@@ -11,6 +11,7 @@ import threadSessions from './0009_thread_sessions';
 import webhookDeliveries from './0010_webhook_deliveries';
 import apiKeyScopes from './0011_api_key_scopes';
 import runLineage from './0012_run_lineage';
+import notificationChannels from './0013_notification_channels';
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
   { version: 10, name: '0010_webhook_deliveries', sql: webhookDeliveries },
   { version: 11, name: '0011_api_key_scopes', sql: apiKeyScopes },
   { version: 12, name: '0012_run_lineage', sql: runLineage },
+  { version: 13, name: '0013_notification_channels', sql: notificationChannels },
 ];

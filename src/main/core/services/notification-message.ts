@@ -1,0 +1,109 @@
+// What a notification says, once per kind: the run's source, instance, status, duration, error and
+// link, as a Standard Webhooks JSON event, an ntfy message with its headers, or a Slack or Discord
+// incoming-webhook message. Pure: the delivery stores what this builds and sends it as it is.
+import type { ChannelKind } from '../../../shared/contract';
+
+export interface RunNotice {
+  /** run.<status>, or test. */
+  event: string;
+  status: string;
+  runId: string | null;
+  error: string | null;
+  source: { type: string; id: string | null; name: string };
+  instance: { id: string; name: string } | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  durationSeconds: number | null;
+  /** The run's page (or, for a test, Steward's). */
+  url: string;
+  timestamp: string;
+}
+
+export interface NotificationRequest {
+  headers: Record<string, string>;
+  body: string;
+}
+
+const maxErrorChars = 300;
+
+export function cutError(error: string | null): string | null {
+  if (error === null) return null;
+  const line = error.replace(/\s+/g, ' ').trim();
+  return line.length > maxErrorChars ? `${line.slice(0, maxErrorChars - 1)}…` : line;
+}
+
+export function formatSeconds(seconds: number): string {
+  if (Math.round(seconds * 10) < 600) return `${seconds.toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  const minutes = Math.floor(whole / 60);
+  return minutes < 60 ? `${minutes} min ${whole % 60} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+const succeeded = (notice: RunNotice) => notice.status === 'succeeded' || notice.status === 'test';
+
+function headline(notice: RunNotice): string {
+  if (notice.event === 'test') return 'Test notification from Steward';
+  return `Run ${notice.status.replace('_', ' ')}: ${notice.source.name}`;
+}
+
+function details(notice: RunNotice): string {
+  if (notice.event === 'test') return 'This channel works: run notifications will arrive here.';
+  const where = notice.source.type === 'automation' || notice.source.type === 'webhook' ? `${notice.source.type} ${notice.source.name}` : notice.source.name;
+  const parts = [notice.instance ? `${where} on ${notice.instance.name}` : where];
+  if (notice.durationSeconds !== null) parts.push(formatSeconds(notice.durationSeconds));
+  return parts.join(' · ');
+}
+
+function webhookEvent(notice: RunNotice): NotificationRequest {
+  const { event, timestamp, runId, status, error, source, instance, startedAt, finishedAt, durationSeconds, url } = notice;
+  const body = JSON.stringify({ type: event, timestamp, data: { runId, status, error, source, instance, startedAt, finishedAt, durationSeconds, url } });
+  return { headers: { 'content-type': 'application/json' }, body };
+}
+
+/** ntfy reads RFC 2047 encoded words in its headers; fetch refuses header values beyond Latin-1. */
+function headerText(text: string): string {
+  return /^[\x20-\x7e]*$/.test(text) ? text : `=?UTF-8?B?${Buffer.from(text).toString('base64')}?=`;
+}
+
+function ntfyMessage(notice: RunNotice): NotificationRequest {
+  const error = cutError(notice.error);
+  const lines = [details(notice), ...(error ? [`Error: ${error}`] : []), notice.url];
+  return {
+    headers: {
+      'content-type': 'text/plain; charset=utf-8',
+      title: headerText(headline(notice)),
+      priority: succeeded(notice) ? 'default' : 'high',
+      tags: succeeded(notice) ? 'white_check_mark' : 'x',
+      click: notice.url,
+    },
+    body: lines.join('\n'),
+  };
+}
+
+const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+function slackMessage(notice: RunNotice): NotificationRequest {
+  const error = cutError(notice.error);
+  const lines = [`*${slackEscape(headline(notice))}*`, slackEscape(details(notice)), ...(error ? [`> ${slackEscape(error)}`] : []), `<${notice.url}|Open ${notice.runId ? 'run' : 'Steward'}>`];
+  return { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: lines.join('\n') }) };
+}
+
+function discordMessage(notice: RunNotice): NotificationRequest {
+  const error = cutError(notice.error);
+  const lines = [`**${headline(notice)}**`, details(notice), ...(error ? [`> ${error}`] : []), notice.url];
+  // No @everyone or role pings, whatever an error message says.
+  return { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: lines.join('\n'), allowed_mentions: { parse: [] } }) };
+}
+
+export function buildNotification(kind: ChannelKind, notice: RunNotice): NotificationRequest {
+  switch (kind) {
+    case 'webhook':
+      return webhookEvent(notice);
+    case 'ntfy':
+      return ntfyMessage(notice);
+    case 'slack':
+      return slackMessage(notice);
+    case 'discord':
+      return discordMessage(notice);
+  }
+}
