@@ -39,6 +39,7 @@ export * from './deliveries';
 export * from './events';
 export * from './health';
 export * from './instances';
+export * from './mcp-servers';
 export * from './runs';
 export * from './secrets';
 export * from './settings';

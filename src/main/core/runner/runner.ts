@@ -181,7 +181,7 @@ export function createRunner(deps: RunnerDeps) {
         if (agent.apiKeyRef !== undefined && apiKey === undefined) {
           throw new AgentUnavailable(`No secret named ${agent.apiKeyRef} is stored; add it (PUT /api/secrets/${agent.apiKeyRef}) or change apiKeyRef.`);
         }
-        entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch });
+        entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch, mcpServers: readSettings(store).mcpServers, revealSecret: deps.revealSecret });
       }
     } catch (error) {
       return finish(entry, { error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` });
