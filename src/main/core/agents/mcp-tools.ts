@@ -47,6 +47,8 @@ interface Connection {
   client: Client | undefined;
   transport: Transport | undefined;
   tree: ProcessTree | undefined;
+  /** A stdio server's `STEWARD_MCP_TREE=<id>`: on Linux, its descendants are found by it even when orphaned. */
+  marker?: string;
   /** Set when closing began: a connection still being made then stops before it starts anything. */
   closed: boolean;
   closing: Promise<void> | undefined;
@@ -83,10 +85,9 @@ export function createMcpTools(options: McpToolsOptions): McpTools {
       });
       // Its stderr is drained (a full pipe would stall it) and its end kept for the reason it failed.
       transport.stderr?.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString()).slice(-2_000)));
-      // The root as the tree sees it: running while the transport holds its process.
-      connection.tree = processTree({ get pid() { return transport.pid ?? undefined; }, get exitCode() { return transport.pid === null ? 0 : null; }, signalCode: null }, `${treeMarker}=${treeId}`);
       stopIfClosed(connection);
       connection.transport = transport;
+      connection.marker = `${treeMarker}=${treeId}`;
     } else {
       const headers: Record<string, string> = {};
       for (const [header, secret] of Object.entries(server.headers ?? {})) {
@@ -99,8 +100,14 @@ export function createMcpTools(options: McpToolsOptions): McpTools {
       connection.transport = new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } });
     }
     connection.client = client;
+    let exited = false;
+    connection.transport.onclose = () => (exited = true); // the client chains its own after this one
+    const connecting = client.connect(connection.transport, { signal: options.signal, timeout: startTimeoutMs });
+    // A stdio server's process is spawned by now (connect starts the transport before its first await).
+    const pid = (connection.transport as { pid?: number | null }).pid;
+    if (connection.marker && pid) connection.tree = processTree({ pid, get exitCode() { return exited ? 0 : null; }, signalCode: null }, connection.marker);
     try {
-      await client.connect(connection.transport, { signal: options.signal, timeout: startTimeoutMs });
+      await connecting;
     } catch (error) {
       throw new StartFailure(startFailureText(server, error, stderrTail));
     }
@@ -134,7 +141,7 @@ export function createMcpTools(options: McpToolsOptions): McpTools {
       const tools = await Promise.race([listTools(client), timeout]);
       return { client, tools, seconds: (Date.now() - startedAt) / 1000 };
     } catch (error) {
-      await closeOne(connection);
+      await closeOne(connection, false);
       return { failure: error instanceof Error ? error.message : String(error) };
     } finally {
       clearTimeout(timer);
@@ -155,10 +162,12 @@ export function createMcpTools(options: McpToolsOptions): McpTools {
     };
   }
 
-  function closeOne(connection: Connection): Promise<void> {
+  /** `graceful`: a server in use is let go (stdin closed, then signals); one that failed to start is ended at once. */
+  function closeOne(connection: Connection, graceful = true): Promise<void> {
     connection.closed = true;
     connection.closing ??= (async () => {
       await connection.tree?.observe().catch(() => undefined);
+      if (!graceful) await connection.tree?.end(1_000);
       const transport: (Transport & { terminateSession?: () => Promise<void> }) | undefined = connection.transport;
       // A session-keeping HTTP server is told the session ended, briefly: it may be gone already.
       if (transport?.terminateSession && transport.sessionId) await Promise.race([transport.terminateSession().catch(() => undefined), delay(1_000)]);
@@ -189,7 +198,7 @@ export function createMcpTools(options: McpToolsOptions): McpTools {
       });
     },
     async close() {
-      await Promise.all(connections.map(closeOne));
+      await Promise.all(connections.map((connection) => closeOne(connection)));
     },
   };
 }
@@ -199,7 +208,11 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 function startFailureText(server: McpServerConfig, error: unknown, stderrTail: string): string {
   const code = (error as { code?: unknown }).code;
   if (server.transport === 'stdio' && code === 'ENOENT') return `the command ${server.command} was not found (is it installed and on PATH?)`;
-  const message = error instanceof Error ? error.message : String(error);
+  let message = error instanceof Error ? error.message : String(error);
+  // The SDK's HTTP errors carry the status as their code, and not always in the message.
+  if (server.transport === 'http' && typeof code === 'number' && code >= 400 && code <= 599) {
+    message = `${server.url} answered HTTP ${code}${code === 401 || code === 403 ? ' (check the secret its headers name)' : ''}: ${message.replace(/^Streamable HTTP error: /, '')}`;
+  }
   const lastLine = stderrTail.trim().split('\n').at(-1);
   return lastLine ? `${message} (its last stderr line: ${lastLine})` : message;
 }
