@@ -90,11 +90,12 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.context.newPage();
   await page.goto(loginLink);
-  // Something in every view: an automation, a webhook with a run, a secret.
+  // Something in every view: an automation, a webhook with a run, a secret, MCP servers.
   await api('POST', '/api/automations', { name: 'Standup notes', prompt: 'Summarise yesterday.', cronExpression: '30 8 * * 1-5' });
   const { webhook } = await api<{ webhook: { token: string } }>('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy report: {{payload}}' });
   await fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', body: 'api 1.4.2' });
   await api('PUT', '/api/secrets/OPENROUTER_KEY', { value: 'sk-example' });
+  await api('PATCH', '/api/settings', { mcpServers: [{ name: 'everything', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] }, { name: 'docs', transport: 'http', url: 'https://docs.example.com/mcp', headers: { Authorization: 'OPENROUTER_KEY' } }] });
   fs.mkdirSync(artifacts, { recursive: true });
   if (updateDocs) fs.mkdirSync(docs, { recursive: true });
 }, 120_000);
