@@ -131,7 +131,7 @@ describe('MCP servers of the built-in agent', () => {
 
     await t.api('PUT', '/api/secrets/stale-token', { value: 'Bearer revoked-0000' });
     for (const [secret, reason] of [
-      ['stale-token', /^MCP server orders could not start: http:\/\/127\.0\.0\.1:\d+\/mcp answered HTTP 401 \(check the secret its headers name\): .*; the run goes on without its tools$/],
+      ['stale-token', /^MCP server orders could not start: http:\/\/127\.0\.0\.1:\d+\/mcp answered HTTP 401 \(check the secret its headers name\): Error POSTing to endpoint: {"error":"unauthorized","got":"\[secret\]"}; the run goes on without its tools$/],
       ['never-stored', /^MCP server orders could not start: no secret named never-stored is stored \(for its Authorization header\); the run goes on without its tools$/],
     ] as const) {
       await t.api('PATCH', '/api/settings', { mcpServers: [orders(secret)] });
@@ -142,6 +142,8 @@ describe('MCP servers of the built-in agent', () => {
       expect(refused.messages.filter(([role]) => role === 'system').map(([, text]) => text)).toEqual([expect.stringContaining('agent started'), expect.stringMatching(reason), expect.stringContaining('agent finished')]);
       expect(toolNames(0)).toEqual(['read_file', 'write_file', 'list_files']);
     }
+    const afterRefusals = t.core.store.db.prepare<[], { dump: string }>("SELECT group_concat(raw, '') || (SELECT group_concat(content, '') FROM messages) AS dump FROM activity").get()!.dump;
+    expect(afterRefusals).not.toContain('revoked-0000');
   });
 
   it('goes on without a server whose command does not exist, and a cancelled run leaves no server process behind', async () => {

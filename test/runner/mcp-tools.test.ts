@@ -1,11 +1,12 @@
 // The built-in agent's MCP client on its own: tool names and result texts (pure), and servers that
 // hang, die at start or are abandoned by a cancelled run (real processes).
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/main/core/agents/events';
 import { mcpResultText, mcpToolName } from '../../src/main/core/agents/mcp-results';
 import { createMcpTools } from '../../src/main/core/agents/mcp-tools';
 import type { McpServerConfig } from '../../src/shared/contract';
-import { childPids, isRunning } from '../support/mcp';
+import { childPids, everythingServer, isRunning } from '../support/mcp';
 import { tempDir } from '../support/core';
 
 describe('MCP tool names and results', () => {
@@ -69,5 +70,31 @@ describe('MCP servers that do not start', () => {
     expect(lines()).toEqual([]);
     await mcp.close();
     expect(isRunning(pid)).toBe(false);
+  });
+});
+
+/** Processes anywhere whose whole command line is `words`. */
+function processesRunning(words: string[]): number[] {
+  const wanted = `${words.join('\0')}\0`;
+  return fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name)).filter((name) => {
+    try {
+      return fs.readFileSync(`/proc/${name}/cmdline`, 'utf8') === wanted && isRunning(Number(name));
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
+describe('MCP servers that start processes of their own', () => {
+  it('ends what a stdio server started when the run ends, even once it was orphaned', async () => {
+    // A wrapper as npx-style launchers are: a helper in the background, then the server itself.
+    const script = `sleep 3131 </dev/null >/dev/null 2>&1 & exec "${process.execPath}" "${everythingServer}"`;
+    const { mcp, lines } = start([{ name: 'wrapped', transport: 'stdio', command: 'sh', args: ['-c', script] }]);
+    const tools = await mcp.start();
+    expect(tools.map((tool) => tool.name)).toContain('wrapped__echo');
+    expect(lines()).toEqual([expect.stringMatching(/^MCP server wrapped: \d+ tools$/)]);
+    expect(processesRunning(['sleep', '3131'])).toHaveLength(1);
+    await mcp.close();
+    expect(processesRunning(['sleep', '3131'])).toEqual([]);
   });
 });

@@ -67,13 +67,14 @@ function orders(): Server {
   return server;
 }
 
-/** A stateless Streamable HTTP MCP server on 127.0.0.1 that answers 401 without `Authorization: Bearer <token>`. */
+/** A stateless Streamable HTTP MCP server on 127.0.0.1 that answers 401 (quoting the header) without `Authorization: Bearer <token>`. */
 export async function startOrdersServer(token: string): Promise<OrdersServer> {
   const authorizations: (string | undefined)[] = [];
   const listener = http.createServer((request, response) => {
     authorizations.push(request.headers.authorization);
     if (request.headers.authorization !== `Bearer ${token}`) {
-      response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized' }));
+      // Careless servers quote what they refused: the client must not pass that on.
+      response.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'unauthorized', got: request.headers.authorization ?? null }));
       return;
     }
     const server = orders();

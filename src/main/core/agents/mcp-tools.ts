@@ -49,6 +49,8 @@ interface Connection {
   tree: ProcessTree | undefined;
   /** A stdio server's `STEWARD_MCP_TREE=<id>`: on Linux, its descendants are found by it even when orphaned. */
   marker?: string;
+  /** The header values sent (secrets' values), kept out of what is reported. */
+  secrets: string[];
   /** Set when closing began: a connection still being made then stops before it starts anything. */
   closed: boolean;
   closing: Promise<void> | undefined;
@@ -94,6 +96,7 @@ export function createMcpTools(options: McpToolsOptions): McpTools {
         const value = options.revealSecret(secret);
         if (value === undefined) throw new StartFailure(`no secret named ${secret} is stored (for its ${header} header)`);
         headers[header] = value;
+        connection.secrets.push(value);
       }
       const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
       stopIfClosed(connection);
@@ -129,7 +132,7 @@ export function createMcpTools(options: McpToolsOptions): McpTools {
 
   /** Connects to one server and lists its tools, within the start timeout. */
   async function startOne(server: McpServerConfig): Promise<Started> {
-    const connection: Connection = { client: undefined, transport: undefined, tree: undefined, closed: false, closing: undefined };
+    const connection: Connection = { client: undefined, transport: undefined, tree: undefined, secrets: [], closed: false, closing: undefined };
     connections.push(connection);
     const startedAt = Date.now();
     let timer: NodeJS.Timeout | undefined;
@@ -142,7 +145,9 @@ export function createMcpTools(options: McpToolsOptions): McpTools {
       return { client, tools, seconds: (Date.now() - startedAt) / 1000 };
     } catch (error) {
       await closeOne(connection, false);
-      return { failure: error instanceof Error ? error.message : String(error) };
+      // A server may quote the request in its refusal: a secret sent in a header never reaches the transcript.
+      const failure = connection.secrets.reduce((text, secret) => text.split(secret).join('[secret]'), error instanceof Error ? error.message : String(error));
+      return { failure };
     } finally {
       clearTimeout(timer);
     }

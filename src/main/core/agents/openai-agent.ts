@@ -64,7 +64,7 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
         revealSecret: launch.revealSecret ?? (() => undefined),
         signal: abort.signal,
         onEvent: (event) => launch.onEvent(event),
-        reservedNames: byName.keys(),
+        reservedNames: [...byName.keys()],
         startTimeoutMs: launch.mcpStartTimeoutMs,
       })
     : undefined;
