@@ -111,7 +111,7 @@ export function McpServersEditor(props: { label: string; hint?: string; servers:
       {props.hint && <div className="hint">{props.hint}</div>}
       {servers.length > 0 && (
         <table aria-labelledby={headingId} style={{ margin: '6px 0' }}>
-          <thead><tr><th>Name</th><th>Runs</th><th><span className="visually-hidden">Actions</span></th></tr></thead>
+          <thead><tr><th>Name</th><th>Command or URL</th><th><span className="visually-hidden">Actions</span></th></tr></thead>
           <tbody>
             {servers.map((server, index) => (
               <tr key={server.name + index}>

@@ -78,7 +78,7 @@ export function Settings() {
       <div className="card">
         <h3>MCP servers</h3>
         <McpServersEditor
-          label="MCP servers of the built-in agent"
+          label="Servers of the built-in agent"
           hint="Every built-in (OpenAI-compatible) agent run starts them and may call their tools; an instance can add its own. One that cannot start is a line in the run, not a failure."
           servers={mcpServers}
           onChange={setMcpServers}
