@@ -146,7 +146,7 @@ describe('MCP servers of the built-in agent', () => {
     expect(afterRefusals).not.toContain('revoked-0000');
   });
 
-  it('goes on without a server whose command does not exist, and a cancelled run leaves no server process behind', async () => {
+  it('goes on without a server whose command does not exist, and a cancelled or timed-out run leaves no server process behind', async () => {
     await t.api('PATCH', '/api/settings', { mcpServers: [everything, { name: 'ghost', transport: 'stdio', command: 'steward-no-such-mcp-server' }] });
     const instance = await openAiInstance('with a ghost');
     model.script([{ text: ['Fine.'] }]);
@@ -166,6 +166,17 @@ describe('MCP servers of the built-in agent', () => {
     expect(await settled(t, created.run.id)).toMatchObject({ status: 'cancelled' });
     console.log(`cancel with server-everything running: settled in ${Date.now() - cancelledAt} ms`);
     expect(isRunning(serverPids[0])).toBe(false);
+
+    // A run that times out ends its servers the same way.
+    const slow = await openAiInstance('slow model', { timeoutSeconds: 2 });
+    model.requests.length = 0;
+    model.script([{ stall: true }]);
+    const timing = (await t.api('POST', '/api/runs', { instanceId: slow.id, prompt: 'take longer than allowed' })).body as { run: Run };
+    while (model.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    const timedPids = childPids('server-everything');
+    expect(timedPids).toHaveLength(1);
+    expect(await settled(t, timing.run.id)).toMatchObject({ status: 'timed_out' });
+    expect(isRunning(timedPids[0])).toBe(false);
   });
 
   it('refuses duplicate names, bad names and bad URLs with the field named, in the settings and on an instance', async () => {

@@ -3,7 +3,7 @@
 // (arguments, environment) spoken to over stdio, or a Streamable HTTP URL whose headers take their
 // values from stored secrets. Changes go to `onChange`; the form around it saves them.
 import { useId, useState } from 'react';
-import type { McpServerConfig } from '../../../shared/contract';
+import { type McpServerConfig, McpServerName } from '../../../shared/contract';
 import { ArgsField, envText, parseEnv } from './AgentFields';
 import { SecretPicker } from './SecretPicker';
 import { Field } from './ui';
@@ -11,7 +11,7 @@ import { Field } from './ui';
 /** What is wrong with a server before it is sent, field by field (the server checks again). */
 export function mcpServerProblems(server: McpServerConfig, others: McpServerConfig[]): Partial<Record<'name' | 'command' | 'url' | 'headers', string>> {
   const problems: Partial<Record<'name' | 'command' | 'url' | 'headers', string>> = {};
-  if (!/^[a-z0-9][a-z0-9_-]{0,31}$/.test(server.name)) problems.name = 'Use 1 to 32 lowercase letters, digits, dashes or underscores, starting with a letter or digit.';
+  if (!McpServerName.safeParse(server.name).success) problems.name = 'Use 1 to 32 lowercase letters, digits, dashes or underscores, starting with a letter or digit.';
   else if (others.some((other) => other.name === server.name)) problems.name = `Another server is named ${server.name}.`;
   if (server.transport === 'stdio' && server.command.trim() === '') problems.command = 'Give the command that starts the server, e.g. npx.';
   if (server.transport === 'http') {
