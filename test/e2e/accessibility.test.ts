@@ -90,7 +90,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.context.newPage();
   await page.goto(loginLink);
-  // Something in every view: an automation, a webhook with a run, a secret, a notification channel.
+  // Something in every view: an automation, a webhook with a run, a secret, a notification channel, MCP servers.
   await api('POST', '/api/automations', { name: 'Standup notes', prompt: 'Summarise yesterday.', cronExpression: '30 8 * * 1-5' });
   const { webhook } = await api<{ webhook: { token: string } }>('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy report: {{payload}}' });
   await fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', body: 'api 1.4.2' });
@@ -98,6 +98,9 @@ beforeAll(async () => {
   // A notification channel whose test failed: Settings shows its failed badge and error.
   const { channel } = await api<{ channel: { id: string } }>('POST', '/api/notification-channels', { name: 'Ops pager', kind: 'slack', url: 'http://127.0.0.1:9/services/T0/B0/x' });
   await api('POST', `/api/notification-channels/${channel.id}/test`, {});
+  await api('PATCH', '/api/settings', { mcpServers: [{ name: 'everything', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] }, { name: 'docs', transport: 'http', url: 'https://docs.example.com/mcp', headers: { Authorization: 'OPENROUTER_KEY' } }] });
+  // The page read the settings when it loaded, before these.
+  await page.reload();
   fs.mkdirSync(artifacts, { recursive: true });
   if (updateDocs) fs.mkdirSync(docs, { recursive: true });
 }, 120_000);
@@ -136,4 +139,13 @@ describe.skipIf(skip)('accessibility', () => {
       }, 120_000);
     }
   }
+
+  it('has no axe violations with an MCP server open in its editor', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await open('settings', 'Settings');
+    await page.getByRole('button', { name: 'Edit docs' }).click();
+    await expect.poll(() => page.getByLabel('Header 1 secret').isVisible()).toBe(true);
+    await page.screenshot({ path: path.join(artifacts, 'settings-mcp-editor.png'), fullPage: true });
+    expect(await violations()).toEqual([]);
+  }, 60_000);
 });

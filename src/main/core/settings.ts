@@ -4,7 +4,7 @@
 import { type Settings, type SettingsPatch, defaultSettings, Settings as SettingsSchema } from '../../shared/contract';
 import type { Store } from './store';
 
-type Section = Exclude<keyof Settings, 'defaultAgent'>;
+type Section = Exclude<keyof Settings, 'defaultAgent' | 'mcpServers'>;
 const sections: Section[] = ['runner', 'activity', 'deliveries', 'notifications', 'desktop'];
 
 function read(store: Store, key: string, fallback: unknown): unknown {
@@ -37,12 +37,14 @@ function parseSettings(store: Store): Settings {
     for (const [name, fallback] of Object.entries(values)) values[name] = read(store, `${section}.${name}`, fallback);
   }
   settings.defaultAgent = read(store, 'defaultAgent', defaultSettings.defaultAgent);
+  settings.mcpServers = read(store, 'mcpServers', defaultSettings.mcpServers);
   const checked = SettingsSchema.safeParse(settings);
   if (checked.success) return checked.data;
   // A hand-edited value: keep the ones that fit.
   for (const issue of checked.error.issues) {
     const [section, name] = issue.path as string[];
     if (section === 'defaultAgent') settings.defaultAgent = defaultSettings.defaultAgent;
+    else if (section === 'mcpServers') settings.mcpServers = defaultSettings.mcpServers;
     else if (section && name) (settings[section] as Record<string, unknown>)[name] = (defaultSettings[section as Section] as Record<string, unknown>)[name];
   }
   return SettingsSchema.parse(settings);
@@ -54,4 +56,5 @@ export function writeSettings(store: Store, patch: SettingsPatch): void {
     for (const [name, value] of Object.entries(patch[section] ?? {})) store.settings.set(`${section}.${name}`, JSON.stringify(value));
   }
   if (patch.defaultAgent) store.settings.set('defaultAgent', JSON.stringify(patch.defaultAgent));
+  if (patch.mcpServers) store.settings.set('mcpServers', JSON.stringify(patch.mcpServers));
 }

@@ -2,6 +2,7 @@
 // found on PATH and an OpenAI-compatible server answering (the first-start onboarding asks).
 import { z } from 'zod';
 import { NoInput, defineOperation } from './common';
+import { McpServerList } from './mcp-servers';
 
 /** The OpenAI-compatible server a new user most likely runs: Ollama on this machine. */
 export const defaultOpenAiBaseUrl = 'http://127.0.0.1:11434/v1';
@@ -42,6 +43,7 @@ export const OpenAiAgent = z.strictObject({
   tools: z.array(z.enum(openAiToolGroups)).optional().describe('Tool groups the agent may use; all by default'),
   maxSteps: z.int().min(1).max(1000).optional().describe('Model calls per run before it is stopped (default 25)'),
   timeoutSeconds: z.int().min(1).max(86_400).optional(),
+  mcpServers: McpServerList.optional().describe("This instance's MCP servers, added to the settings' ones (the same name replaces it)"),
 });
 
 export const AgentConfig = z.discriminatedUnion('provider', [CommandAgent, OpenAiAgent]);

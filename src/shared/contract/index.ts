@@ -41,6 +41,7 @@ export * from './deliveries';
 export * from './events';
 export * from './health';
 export * from './instances';
+export * from './mcp-servers';
 export * from './notifications';
 export * from './runs';
 export * from './secrets';

@@ -1,8 +1,10 @@
 // Settings: the runner's limits, activity and webhook delivery retention, notifications, the
-// desktop's launch at login, and the agent new instances get. Read whole, changed in part.
+// desktop's launch at login, the agent new instances get, and the MCP servers of the built-in
+// agent. Read whole, changed in part.
 import { z } from 'zod';
 import { AgentConfig } from './agents';
 import { NoInput, NoQuery, defineOperation } from './common';
+import { McpServerList } from './mcp-servers';
 
 export const notificationPolicies = ['all', 'failures', 'none'] as const;
 export type NotificationPolicy = (typeof notificationPolicies)[number];
@@ -42,6 +44,7 @@ export const Settings = z.object({
   notifications: sections.notifications,
   desktop: sections.desktop,
   defaultAgent: AgentConfig.describe('The agent of instances created without one'),
+  mcpServers: McpServerList.describe('MCP servers every built-in (openai) agent run uses'),
 });
 export type Settings = z.output<typeof Settings>;
 
@@ -52,6 +55,7 @@ export const SettingsPatch = z.strictObject({
   notifications: sections.notifications.partial().optional(),
   desktop: sections.desktop.partial().optional(),
   defaultAgent: AgentConfig.optional(),
+  mcpServers: McpServerList.optional(),
 });
 export type SettingsPatch = z.output<typeof SettingsPatch>;
 
@@ -62,6 +66,7 @@ export const defaultSettings: Settings = {
   notifications: { on: 'all', linkBaseUrl: null },
   desktop: { launchAtLogin: false },
   defaultAgent: { provider: 'command', preset: 'claude-code' },
+  mcpServers: [],
 };
 
 const SettingsEnvelope = z.object({ settings: Settings });

@@ -2,10 +2,12 @@
 // (Ollama by default), with the official `openai` client. Each step streams one completion: its
 // text reaches the activity log line by line as it arrives, its tool calls run in the workspace,
 // and their results go back to the model, until it answers without tools or `maxSteps` is spent.
+// The tools of the run's MCP servers (mcp-tools.ts) join its own at the start of the run.
 import type { ChatCompletionMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
-import { type AgentConfig, openAiToolGroups } from '../../../shared/contract';
+import { type AgentConfig, type McpServerConfig, mergeMcpServers, openAiToolGroups } from '../../../shared/contract';
 import type { Dispatch } from '../dispatch';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
+import { createMcpTools } from './mcp-tools';
 import { describeUsage, finished } from './presets/common';
 import { type Tool, ToolError, toolsFor } from './tools';
 
@@ -17,6 +19,12 @@ export interface OpenAiLaunch extends AgentLaunch {
   /** The API key from the secret the config names; Ollama needs none. */
   apiKey: string | undefined;
   dispatch: Dispatch;
+  /** The settings' MCP servers; the instance's own (in its agent config) are added here, replacing any of the same name. */
+  mcpServers?: readonly McpServerConfig[];
+  /** A stored secret's value (an MCP server's headers), read when the run starts. */
+  revealSecret?: (name: string) => string | undefined;
+  /** How long an MCP server may take to start and list its tools (default 20 s). */
+  mcpStartTimeoutMs?: number;
 }
 
 function systemPrompt(workspaceDir: string, tools: Tool[]): string {
@@ -48,6 +56,18 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
   const abort = new AbortController();
   const tools = toolsFor(agent.tools ?? openAiToolGroups, launch.dispatch);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const mcpServers = mergeMcpServers(launch.mcpServers ?? [], agent.mcpServers);
+  const mcp = mcpServers.some((server) => server.enabled !== false)
+    ? createMcpTools({
+        servers: mcpServers,
+        workspaceDir: launch.workspaceDir,
+        revealSecret: launch.revealSecret ?? (() => undefined),
+        signal: abort.signal,
+        onEvent: (event) => launch.onEvent(event),
+        reservedNames: [...byName.keys()],
+        startTimeoutMs: launch.mcpStartTimeoutMs,
+      })
+    : undefined;
   const maxSteps = agent.maxSteps ?? defaultMaxSteps;
   const emit = (event: AgentEvent) => launch.onEvent(event);
 
@@ -84,14 +104,18 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
     const client = new OpenAiClient({ baseURL: agent.baseUrl, apiKey: launch.apiKey ?? 'not-needed', maxRetries: 2, timeout: 10 * 60 * 1000 });
     // It has no sessions of its own: a continued thread is its earlier turns, sent again.
     const history = launch.history ?? [];
+    const usage = { input: 0, output: 0, reported: false };
+    const context = history.length > 0 ? `, continuing the thread: ${history.length} earlier ${history.length === 1 ? 'message' : 'messages'}` : '';
+    emit({ type: 'system', text: `OpenAI-compatible agent started (${agent.model} at ${agent.baseUrl}${context})`, raw: { model: agent.model, baseUrl: agent.baseUrl, historyMessages: history.length } });
+    for (const tool of (await mcp?.start()) ?? []) {
+      tools.push(tool);
+      byName.set(tool.name, tool);
+    }
     const messages: ChatCompletionMessageParam[] = [
       { role: 'system', content: systemPrompt(launch.workspaceDir, tools) },
       ...history.map((turn): ChatCompletionMessageParam => ({ role: turn.role, content: turn.content })),
       { role: 'user', content: launch.prompt },
     ];
-    const usage = { input: 0, output: 0, reported: false };
-    const context = history.length > 0 ? `, continuing the thread: ${history.length} earlier ${history.length === 1 ? 'message' : 'messages'}` : '';
-    emit({ type: 'system', text: `OpenAI-compatible agent started (${agent.model} at ${agent.baseUrl}${context})`, raw: { model: agent.model, baseUrl: agent.baseUrl, historyMessages: history.length } });
     for (let step = 1; step <= maxSteps; step++) {
       const stream = await client.chat.completions.create(
         {
@@ -141,11 +165,17 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
     return { code: 1, signal: null, stderr: '', failure: `The agent used all its ${maxSteps} steps without finishing; raise maxSteps or split the task.` };
   }
 
-  const exited = loop().catch(async (error: unknown): Promise<AgentExit> => {
-    if (abort.signal.aborted) return { code: null, signal: 'SIGTERM', stderr: '' };
-    const { default: OpenAiClient } = await import('openai');
-    return { code: 1, signal: null, stderr: '', failure: describeFailure(error, agent, OpenAiClient) };
-  });
+  const exited = loop()
+    .catch(async (error: unknown): Promise<AgentExit> => {
+      if (abort.signal.aborted) return { code: null, signal: 'SIGTERM', stderr: '' };
+      const { default: OpenAiClient } = await import('openai');
+      return { code: 1, signal: null, stderr: '', failure: describeFailure(error, agent, OpenAiClient) };
+    })
+    // However it ended (done, failed, cancelled, timed out), no MCP server outlives the run.
+    .then(async (exit) => {
+      await mcp?.close().catch(() => undefined);
+      return exit;
+    });
   return { exited, kill: () => abort.abort() };
 }
 

@@ -190,7 +190,7 @@ export function createRunner(deps: RunnerDeps) {
         }
         // Its steward tools call as this run: what they start is the run's child.
         const asRun: Dispatch = (name, raw) => dispatch(name, raw, { scope: 'admin', runId: run.id });
-        entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch: asRun });
+        entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch: asRun, mcpServers: readSettings(store).mcpServers, revealSecret: deps.revealSecret });
       }
     } catch (error) {
       return finish(entry, { error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` });

@@ -1,8 +1,10 @@
 // The agent editor, one component wherever an agent is chosen (new instance, "Edit agent",
 // onboarding, the agent of new instances): a CLI preset or any command with its arguments (and the
-// command line that will run), environment variables, or the built-in OpenAI-compatible agent.
+// command line that will run), environment variables, or the built-in OpenAI-compatible agent
+// (with its own MCP servers).
 import { useId, useState } from 'react';
 import { type AgentConfig, commandPresets, defaultOpenAiBaseUrl } from '../../../shared/contract';
+import { McpServersEditor } from './McpServersEditor';
 import { SecretPicker } from './SecretPicker';
 import { Field } from './ui';
 
@@ -56,9 +58,9 @@ export function ArgsField({ label, args, onChange, error }: { label: string; arg
   );
 }
 
-const envText = (env: Record<string, string> | undefined) => Object.entries(env ?? {}).map(([name, value]) => `${name}=${value}`).join('\n');
+export const envText = (env: Record<string, string> | undefined) => Object.entries(env ?? {}).map(([name, value]) => `${name}=${value}`).join('\n');
 
-function parseEnv(text: string): Record<string, string> | undefined {
+export function parseEnv(text: string): Record<string, string> | undefined {
   const entries = text
     .split('\n')
     .map((line) => line.trim())
@@ -129,6 +131,16 @@ export function AgentFields(props: { agent: AgentConfig; onChange: (agent: Agent
           <Field label="API key (a stored secret, optional)" error={errorFor('agent.apiKeyRef')} hint="Store one under Secrets in Settings.">
             <SecretPicker value={agent.apiKeyRef} onChange={(apiKeyRef) => onChange({ ...agent, apiKeyRef })} />
           </Field>
+          {!props.hideKind && (
+            <McpServersEditor
+              label="This agent’s MCP servers"
+              hint="Added to the MCP servers in Settings; one with the same name replaces that one for this agent."
+              servers={agent.mcpServers ?? []}
+              onChange={(servers) => onChange({ ...agent, mcpServers: servers.length > 0 ? servers : undefined })}
+              errorFor={errorFor}
+              field="agent.mcpServers"
+            />
+          )}
         </>
       )}
     </>

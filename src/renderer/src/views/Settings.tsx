@@ -1,9 +1,11 @@
-// Settings: the agent new instances get, notifications (on this desktop and run notification channels), launch at login (desktop app only), runner
-// limits, activity retention, the tunnel, secrets, API keys (a new key is shown once, with a copy
-// button), and where the data lives. Saves are confirmed with a toast.
+// Settings: the agent new instances get, the built-in agent's MCP servers, notifications (on this
+// desktop, and run notification channels), launch at login (desktop app only), runner limits,
+// activity retention, the tunnel, secrets, API keys (a new key is shown once, with a copy button),
+// and where the data lives. Saves are confirmed with a toast.
 import { useEffect, useState } from 'react';
-import { type AgentConfig, type NotificationPolicy, type Scope, type SettingsPatch, scopes } from '../../../shared/contract';
+import { type AgentConfig, type McpServerConfig, type NotificationPolicy, type Scope, type SettingsPatch, scopes } from '../../../shared/contract';
 import { AgentFields } from '../components/AgentFields';
+import { McpServersEditor } from '../components/McpServersEditor';
 import { NotificationChannels } from '../components/NotificationChannels';
 import { SecretsSettings } from '../components/SecretsSettings';
 import { TunnelSettings } from '../components/TunnelSettings';
@@ -24,12 +26,14 @@ function wholeNumber(text: string, min: number, max: number, allowEmpty: boolean
 export function Settings() {
   const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, toast } = useApp();
   const [agent, setAgent] = useState<AgentConfig | undefined>(settings?.defaultAgent);
+  const [mcpServers, setMcpServers] = useState<McpServerConfig[]>(settings?.mcpServers ?? []);
   const [keyName, setKeyName] = useState('');
   const [keyScope, setKeyScope] = useState<Scope>('admin');
   const [newKey, setNewKey] = useState<string | undefined>();
   const [problems, setProblems] = useState<Record<string, string | undefined>>({});
   const action = useAction();
   useEffect(() => setAgent(settings?.defaultAgent), [settings?.defaultAgent]);
+  useEffect(() => setMcpServers(settings?.mcpServers ?? []), [settings?.mcpServers]);
   useEffect(() => {
     void Promise.all([loadTunnel(), loadSecrets()]).catch(() => undefined);
   }, [loadTunnel, loadSecrets]);
@@ -66,12 +70,24 @@ export function Settings() {
   return (
     <section aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>
-      <ErrorLine message={action.generalError(['defaultAgent', 'runner', 'activity'])} />
+      <ErrorLine message={action.generalError(['defaultAgent', 'mcpServers', 'runner', 'activity'])} />
       <div className="card">
         <h3>Agent for new instances</h3>
         <div className="hint" style={{ marginBottom: 8 }}>Instances that exist keep their own agent, the default one included: change it with “Edit agent” on its card in <a href="#/instances">Instances</a>.</div>
         {agent && <AgentFields agent={agent} onChange={setAgent} errorFor={(field) => action.errorFor(field.replace(/^agent/, 'defaultAgent'))} />}
         <button className="primary" onClick={() => void save({ defaultAgent: agent }, 'Agent for new instances')}>Save agent</button>
+      </div>
+      <div className="card">
+        <h3>MCP servers</h3>
+        <McpServersEditor
+          label="Servers of the built-in agent"
+          hint="Every built-in (OpenAI-compatible) agent run starts them and may call their tools; an instance can add its own. One that cannot start is a line in the run, not a failure."
+          servers={mcpServers}
+          onChange={setMcpServers}
+          errorFor={action.errorFor}
+          field="mcpServers"
+        />
+        <button className="primary" onClick={() => void save({ mcpServers }, 'MCP servers')}>Save MCP servers</button>
       </div>
       <div className="card">
         <h3>Notifications and automations</h3>
