@@ -74,6 +74,7 @@ function CommandFields({ agent, onChange, errorFor }: { agent: CommandAgent; onC
   const custom = agent.preset === 'custom';
   const setArgs = (args: string[]) => onChange({ ...agent, args: args.length > 0 ? args : undefined });
   const usesPrompt = (agent.args ?? []).some((arg) => arg.includes('{prompt}'));
+  const toolsHint = useId();
   return (
     <>
       {custom && (
@@ -94,11 +95,16 @@ function CommandFields({ agent, onChange, errorFor }: { agent: CommandAgent; onC
       <Field label="Environment" error={errorFor('agent.env')} hint="NAME=value, one per line (e.g. IS_SANDBOX=1 for Claude Code run as root).">
         <textarea className="mono short" value={env} onChange={(event) => { setEnv(event.target.value); onChange({ ...agent, env: parseEnv(event.target.value) }); }} />
       </Field>
-      <label className="switch">
-        <input type="checkbox" checked={agent.stewardTools ?? !custom} onChange={(event) => onChange({ ...agent, stewardTools: event.target.checked })} />
-        Steward’s tools: each run gets Steward’s MCP server with a key of its own, to schedule follow-ups, make webhooks for its instance and send prompts to other instances
-        {custom ? ' (a custom command gets STEWARD_MCP_URL and STEWARD_API_KEY)' : ''}
-      </label>
+      <div className="field">
+        <label className="switch">
+          <input type="checkbox" aria-describedby={toolsHint} checked={agent.stewardTools ?? !custom} onChange={(event) => onChange({ ...agent, stewardTools: event.target.checked })} />
+          Give runs Steward’s tools
+        </label>
+        <div className="hint" id={toolsHint}>
+          Each run gets Steward’s MCP server with a key of its own: it can schedule follow-ups, make webhooks for this instance and send prompts to
+          others.{custom ? ' A custom program gets STEWARD_MCP_URL and STEWARD_API_KEY in its environment.' : ''}
+        </div>
+      </div>
     </>
   );
 }
