@@ -110,11 +110,12 @@ export function createNotificationDispatcher(deps: DispatcherDeps) {
     }
   }
 
-  function schedule(): void {
+  /** Waits for the first delivery due after `now`: the same instant the due ones were taken at, so none falls between. */
+  function schedule(now: string): void {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     if (closing.signal.aborted || !started) return;
-    const next = store.notificationDeliveries.nextDueAfter(wallIso());
+    const next = store.notificationDeliveries.nextDueAfter(now);
     if (next === null) return;
     timer = setTimeout(pump, Math.min(maxTimerMs, Math.max(0, Date.parse(next) - Date.now()))).unref();
   }
@@ -123,7 +124,8 @@ export function createNotificationDispatcher(deps: DispatcherDeps) {
   function pump(): void {
     if (closing.signal.aborted || !started) return;
     try {
-      const due = store.notificationDeliveries.due(wallIso(), maxInFlight * 2).filter((delivery) => !inFlight.has(delivery.id));
+      const now = wallIso();
+      const due = store.notificationDeliveries.due(now, maxInFlight * 2).filter((delivery) => !inFlight.has(delivery.id));
       for (const delivery of due.slice(0, Math.max(0, maxInFlight - inFlight.size))) {
         const work = deliver(delivery.id, true)
           .catch((error: unknown) => logger.error({ err: error, deliveryId: delivery.id }, 'notification delivery failed unexpectedly'))
@@ -133,7 +135,7 @@ export function createNotificationDispatcher(deps: DispatcherDeps) {
           });
         inFlight.set(delivery.id, work);
       }
-      schedule();
+      schedule(now);
     } catch (error) {
       logger.error({ err: error }, 'could not look for notifications to send');
     }
