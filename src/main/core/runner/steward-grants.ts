@@ -1,5 +1,5 @@
 // What a CLI agent's run is given to reach Steward's MCP server, and taken back when it ends: a key
-// of the run's own (created as the run starts, revoked as it finishes, all of them at the next start
+// of the run's own (created as the run starts, deleted as it finishes, all of them at the next start
 // after a crash) and the private folder of its CLI's configuration files.
 import type { AgentConfig, Run } from '../../../shared/contract';
 import { type StewardServer, createConfigDir, leftoverConfigDirs, mcpUrlOf, removeConfigDir, stewardToolsOn } from '../agents/steward-server';
@@ -8,7 +8,7 @@ import type { Logger } from '../logger';
 export interface RunKeys {
   /** A new key for the run (scope runs, its instance); shown to nobody but the agent. */
   issue(run: Run): string;
-  /** Revokes the run's key; null: every run's key. */
+  /** Deletes the run's key; null: every run's key. */
   revoke(runId: string | null): void;
 }
 
@@ -18,17 +18,30 @@ export function createStewardGrants(runKeys: RunKeys, apiUrl: () => string, logg
     /** Steward's server for this run, or undefined when its agent does not get Steward's tools. */
     grant(run: Run, agent: AgentConfig): StewardServer | undefined {
       if (agent.provider !== 'command' || !stewardToolsOn(agent)) return undefined;
-      const server: StewardServer = { url: mcpUrlOf(apiUrl()), key: runKeys.issue(run), configDir: createConfigDir(run.id), atEnd: [] };
+      const configDir = createConfigDir(run.id);
+      let key: string;
+      try {
+        key = runKeys.issue(run);
+      } catch (error) {
+        removeConfigDir(configDir);
+        throw error;
+      }
+      const server: StewardServer = { url: mcpUrlOf(apiUrl()), key, configDir, atEnd: [] };
       servers.set(run.id, server);
       return server;
     },
 
     /** The run ended: its key no longer opens anything, its configuration files are gone. */
     end(runId: string): void {
-      runKeys.revoke(runId);
       const server = servers.get(runId);
-      servers.delete(runId);
       if (!server) return;
+      servers.delete(runId);
+      try {
+        runKeys.revoke(runId);
+      } catch (error) {
+        // A full disk, say: the run still ends, and the next start deletes every run's key.
+        logger.error({ err: error, runId }, "could not delete a run's key");
+      }
       for (const task of server.atEnd) {
         try {
           task();
