@@ -9,7 +9,7 @@ import path from 'node:path';
 export interface StewardServer {
   /** http://127.0.0.1:<port>/mcp */
   url: string;
-  /** The run's own API key (scope runs, its instance's automations and webhooks); revoked when the run ends. */
+  /** The run's own API key (scope runs, its instance's automations and webhooks); deleted when the run ends. */
   key: string;
   /** Mode 0700, removed when the run ends. */
   configDir: string;
