@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { NotificationChannel, NotificationDelivery } from '../../src/shared/contract';
+import { formatDuration } from '../../src/shared/format';
 import { type TestCore, startTestCore } from '../support/core';
 import { type Receiver, startReceiver } from '../support/receiver';
 import { settled } from '../support/runs';
@@ -137,7 +138,8 @@ describe('what ntfy, Slack and Discord receive', () => {
     expect(run.status).toBe('failed');
     const received = (await hook.waitFor(before + 3)).slice(before);
     const link = `https://steward.example.com/#/runs/${run.id}`;
-    const seconds = `${(Math.round((Date.parse(run.finishedAt!) - Date.parse(run.startedAt!)) / 100) / 10).toFixed(1)} s`;
+    // The event's durationSeconds (tenths of a second), in the run page's words.
+    const seconds = formatDuration(Math.round((Date.parse(run.finishedAt!) - Date.parse(run.startedAt!)) / 100) * 100);
 
     const ntfy = received.find((request) => request.path === '/steward-alerts')!;
     expect(ntfy.headers).toMatchObject({ title: 'Run failed: CI', priority: 'high', tags: 'x', click: link, authorization: 'Bearer tk_secret' });

@@ -4,7 +4,8 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { newSigningSecret, redactUrl } from '../../src/main/core/services/notification-channels';
-import { type RunNotice, buildNotification, cutError, formatSeconds } from '../../src/main/core/services/notification-message';
+import { type RunNotice, buildNotification, cutError } from '../../src/main/core/services/notification-message';
+import { formatDuration } from '../../src/shared/format';
 import { standardHeaders } from '../../src/main/core/services/notification-sender';
 import { channelWants } from '../../src/main/core/services/run-notifier';
 
@@ -49,7 +50,7 @@ describe('buildNotification', () => {
   });
 
   it('helpers: seconds in words, errors on one line', () => {
-    expect([0.4, 59.95, 61, 3_725].map(formatSeconds)).toEqual(['0.4 s', '1 min 0 s', '1 min 1 s', '1 h 2 min']);
+    expect([400, 59_960, 61_000, 119_600, 3_725_000].map(formatDuration)).toEqual(['400 ms', '1 min 0 s', '1 min 1 s', '2 min 0 s', '1 h 2 min']);
     expect(cutError('a\n  b')).toBe('a b');
     expect(cutError(null)).toBeNull();
   });

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import type { Message, Run, RunSource, RunStatus } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
+import { oneLine } from '../../../shared/format';
 import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
 import { startOpenAiAgent } from '../agents/openai-agent';
 import { createConversations, sessionKindOf } from './conversations';
@@ -27,12 +28,6 @@ const defaultTimeoutSeconds = 30 * 60;
 const labels: Record<RunSource, ActivityLabel> = { automation: 'cron', webhook: 'hook', chat: 'chat', api: 'api' };
 /** An automation's run started by hand (run now, re-run) has no due time: `api`, not `cron`. */
 const labelOf = (run: Run): ActivityLabel => (run.source === 'automation' && run.scheduledFor === null ? 'api' : labels[run.source]);
-
-/** One line of text for the activity feed: whitespace collapsed, long text cut. */
-function oneLine(text: string, max = 300): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
 
 /** Why a run did not succeed, or null when it did. */
 function failureOf(ending: RunStatus | undefined, exit: AgentExit | { error: string }): string | null {

@@ -2,6 +2,7 @@
 // link, as a Standard Webhooks JSON event, an ntfy message with its headers, or a Slack or Discord
 // incoming-webhook message. Pure: the delivery stores what this builds and sends it as it is.
 import type { ChannelKind } from '../../../shared/contract';
+import { formatDuration, oneLine } from '../../../shared/format';
 
 export interface RunNotice {
   /** run.<status>, or test. */
@@ -24,20 +25,7 @@ export interface NotificationRequest {
   body: string;
 }
 
-const maxErrorChars = 300;
-
-export function cutError(error: string | null): string | null {
-  if (error === null) return null;
-  const line = error.replace(/\s+/g, ' ').trim();
-  return line.length > maxErrorChars ? `${line.slice(0, maxErrorChars - 1)}…` : line;
-}
-
-export function formatSeconds(seconds: number): string {
-  if (Math.round(seconds * 10) < 600) return `${seconds.toFixed(1)} s`;
-  const whole = Math.round(seconds);
-  const minutes = Math.floor(whole / 60);
-  return minutes < 60 ? `${minutes} min ${whole % 60} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
+export const cutError = (error: string | null): string | null => (error === null ? null : oneLine(error));
 
 const succeeded = (notice: RunNotice) => notice.status === 'succeeded' || notice.status === 'test';
 
@@ -50,7 +38,7 @@ function details(notice: RunNotice): string {
   if (notice.event === 'test') return 'This channel works: run notifications will arrive here.';
   const where = notice.source.type === 'automation' || notice.source.type === 'webhook' ? `${notice.source.type} ${notice.source.name}` : notice.source.name;
   const parts = [notice.instance ? `${where} on ${notice.instance.name}` : where];
-  if (notice.durationSeconds !== null) parts.push(formatSeconds(notice.durationSeconds));
+  if (notice.durationSeconds !== null) parts.push(formatDuration(notice.durationSeconds * 1000));
   return parts.join(' · ');
 }
 

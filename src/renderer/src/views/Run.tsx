@@ -9,14 +9,8 @@ import { RunNotifications } from '../components/RunNotifications';
 import { Transcript } from '../components/Transcript';
 import { useApp } from '../lib/app-context';
 import { formatUsage, usageOf } from '../lib/usage';
+import { formatDuration } from '../../../shared/format';
 
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
-  const minutes = Math.floor(seconds / 60);
-  return minutes < 60 ? `${minutes} min ${Math.round(seconds % 60)} s` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-}
 
 /** Where a run came from, in words, and where to see that source. */
 function useSource(run: Run): { label: string; name: string; href: string | undefined } {
