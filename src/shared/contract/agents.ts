@@ -1,7 +1,7 @@
 // Agent configurations an instance can run (DESIGN §5), and what this machine offers: the CLIs
 // found on PATH and an OpenAI-compatible server answering (the first-start onboarding asks).
 import { z } from 'zod';
-import { NoInput, defineOperation } from './common';
+import { EnvVars, NoInput, defineOperation } from './common';
 import { McpServerList } from './mcp-servers';
 
 /** The OpenAI-compatible server a new user most likely runs: Ollama on this machine. */
@@ -9,9 +9,6 @@ export const defaultOpenAiBaseUrl = 'http://127.0.0.1:11434/v1';
 
 export const commandPresets = ['claude-code', 'codex', 'gemini', 'goose', 'opencode', 'custom'] as const;
 
-const EnvVars = z
-  .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string())
-  .describe('Extra environment variables for the agent process');
 
 export const CommandAgent = z
   .strictObject({

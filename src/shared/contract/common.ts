@@ -8,6 +8,11 @@ export const Id = (prefix: string) =>
 
 export const Name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
+/** Environment variables for a process Steward starts (an agent, an MCP server). */
+export const EnvVars = z
+  .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string())
+  .describe('Extra environment variables for the process');
+
 export const IdParams = z.strictObject({ id: z.string().min(1) });
 export const NoInput = z.strictObject({});
 /** For operations that take no query parameters: a query string is ignored, as most APIs do. */

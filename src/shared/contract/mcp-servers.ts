@@ -3,6 +3,7 @@
 // instance (added to those; the same name overrides). An HTTP header's value is the NAME of a
 // stored secret, read at run start: a secret's value is never part of a configuration.
 import { z } from 'zod';
+import { EnvVars } from './common';
 import { SecretName } from './secrets';
 
 export const McpServerName = z
@@ -22,10 +23,7 @@ export const McpStdioServer = z.strictObject({
   transport: z.literal('stdio'),
   command: z.string().min(1).describe('Executable, started in the instance workspace'),
   args: z.array(z.string()).optional(),
-  env: z
-    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string())
-    .optional()
-    .describe('Added to a minimal environment (PATH, HOME, USER, SHELL, TERM, LOGNAME)'),
+  env: EnvVars.optional().describe('Added to a minimal environment (PATH, HOME, USER, SHELL, TERM, LOGNAME)'),
 });
 
 export const McpHttpServer = z.strictObject({
