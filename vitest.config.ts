@@ -1,5 +1,7 @@
 // Tests run under plain Node: real SQLite files, real loopback sockets, real child processes.
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -17,8 +19,16 @@ class ClockWaitersFirst extends BaseSequencer {
   }
 }
 
+/**
+ * Tests keep their folders (data, workspaces, fake CLIs) where a user's are, outside /tmp: a
+ * sandboxed run has a private /tmp and would not see them there.
+ */
+const testTmp = path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir(), 'steward-tests');
+fs.mkdirSync(testTmp, { recursive: true });
+
 export default defineConfig({
   test: {
+    env: { TMPDIR: testTmp },
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // The real-CLI conformance suite has its own config and command (npm run test:agents).
     exclude: ['test/agents/**', '**/node_modules/**'],

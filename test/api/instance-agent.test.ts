@@ -4,8 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { Instance } from '../../src/shared/contract';
-import { type TestCore, startTestCore } from '../support/core';
+import { type TestCore, sandboxSuffix, sandboxedTag, startTestCore } from '../support/core';
 import { settled as runSettled } from '../support/runs';
+
+const sandboxed = await sandboxSuffix();
 
 let t: TestCore;
 beforeAll(async () => {
@@ -30,8 +32,8 @@ describe('changing an agent', () => {
     const changed = await patch(steward.id, { agent });
     expect(changed.status).toBe(200);
     expect(changed.body.instance).toMatchObject({ id: steward.id, isDefault: true, agent, status: 'provisioning' });
-    expect(await settled(steward.id)).toMatchObject({ status: 'running', imageTag: 'custom:sh', statusReason: null });
-    expect(linesOf(steward.id).slice(-2)).toEqual([`Agent changed to the command sh -c echo "you said: $(cat)"`, 'Ready: custom:sh']);
+    expect(await settled(steward.id)).toMatchObject({ status: 'running', imageTag: sandboxedTag('custom:sh'), statusReason: null });
+    expect(linesOf(steward.id).slice(-2)).toEqual([`Agent changed to the command sh -c echo "you said: $(cat)"`, `Ready: custom:sh${sandboxed}`]);
     const { run } = (await t.api('POST', '/api/runs', { instanceId: steward.id, prompt: 'hello' })).body;
     expect((await runSettled(t, run.id)).status).toBe('succeeded');
     expect(await replyOf(run.id)).toEqual(['you said: hello']);
@@ -52,7 +54,7 @@ describe('changing an agent', () => {
     await patch(instance.id, { agent: { provider: 'command', preset: 'custom', command: 'no-such-agent-here' } });
     expect(await settled(instance.id)).toMatchObject({ status: 'error', statusReason: expect.stringContaining('no-such-agent-here was not found on PATH') });
     await patch(instance.id, { agent: cat });
-    expect(await settled(instance.id)).toMatchObject({ status: 'running', imageTag: 'custom:cat' });
+    expect(await settled(instance.id)).toMatchObject({ status: 'running', imageTag: sandboxedTag('custom:cat') });
   });
 
   it('a stopped instance keeps the new agent and stays stopped until started', async () => {
@@ -63,7 +65,7 @@ describe('changing an agent', () => {
     expect(changed.body.instance).toMatchObject({ status: 'stopped', agent: { command: 'true' } });
     expect((await settled(instance.id)).status).toBe('stopped');
     await t.api('POST', `/api/instances/${instance.id}/start`);
-    expect(await settled(instance.id)).toMatchObject({ status: 'running', imageTag: 'custom:true' });
+    expect(await settled(instance.id)).toMatchObject({ status: 'running', imageTag: sandboxedTag('custom:true') });
   });
 
   it('while a run runs: allowed; that run finishes on its agent, the next one uses the new agent', async () => {

@@ -3,8 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Instance } from '../../src/shared/contract';
-import { type TestCore, startTestCore, tempDir } from '../support/core';
+import { type TestCore, sandboxSuffix, sandboxedTag, startTestCore, tempDir } from '../support/core';
 import { startOpenAiServer } from '../support/openai-server';
+
+const sandboxed = await sandboxSuffix();
 
 let t: TestCore;
 beforeAll(async () => {
@@ -138,12 +140,12 @@ describe('instance lifecycle', () => {
     const instance = await create({ name: 'Catty', agent: { provider: 'command', preset: 'custom', command: 'cat' } });
     expect(instance.status).toBe('provisioning');
     const ready = await settled(instance.id);
-    expect(ready).toMatchObject({ status: 'running', statusReason: null, imageTag: 'custom:cat' });
+    expect(ready).toMatchObject({ status: 'running', statusReason: null, imageTag: sandboxedTag('custom:cat') });
     expect(fs.statSync(ready.workspaceDir).isDirectory()).toBe(true);
-    expect(linesOf(instance.id)).toEqual(['Ready: custom:cat']);
+    expect(linesOf(instance.id)).toEqual([`Ready: custom:cat${sandboxed}`]);
     // Steward probes again at every start; finding the same adds no line.
     await t.core.services.instances.provisionAll();
-    expect(linesOf(instance.id)).toEqual(['Ready: custom:cat']);
+    expect(linesOf(instance.id)).toEqual([`Ready: custom:cat${sandboxed}`]);
     expect((await settled(instance.id)).status).toBe('running');
   });
 
@@ -152,7 +154,7 @@ describe('instance lifecycle', () => {
     fs.writeFileSync(path.join(bin, 'claude'), '#!/bin/sh\n[ "$1" = "--version" ] && echo "2.1.3 (Claude Code)"\n', { mode: 0o755 });
     // IS_SANDBOX: Claude Code refuses to run as root without it, and tests may run as root (probe.test.ts).
     const found = await create({ name: 'Claude here', agent: { provider: 'command', preset: 'claude-code', env: { PATH: bin, IS_SANDBOX: '1' } } });
-    expect(await settled(found.id)).toMatchObject({ status: 'running', imageTag: 'claude-code@2.1.3' });
+    expect(await settled(found.id)).toMatchObject({ status: 'running', imageTag: sandboxedTag('claude-code@2.1.3') });
 
     const missing = await create({ name: 'Claude gone', agent: { provider: 'command', preset: 'claude-code', env: { PATH: '/nonexistent' } } });
     const broken = await settled(missing.id);
@@ -164,7 +166,7 @@ describe('instance lifecycle', () => {
     const server = await startOpenAiServer();
     try {
       const ok = await create({ name: 'Local llm', agent: { provider: 'openai', baseUrl: server.baseUrl, model: 'qwen3:8b' } });
-      expect(await settled(ok.id)).toMatchObject({ status: 'running', imageTag: 'openai:qwen3:8b' });
+      expect(await settled(ok.id)).toMatchObject({ status: 'running', imageTag: sandboxedTag('openai:qwen3:8b') });
       const wrongModel = await create({ name: 'Wrong model', agent: { provider: 'openai', baseUrl: server.baseUrl, model: 'llama9:1t' } });
       expect((await settled(wrongModel.id)).statusReason).toBe(`The model llama9:1t is not available at ${server.baseUrl}; it has qwen3:8b.`);
       const nowhere = await create({ name: 'No server', agent: { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm' } });
@@ -195,7 +197,7 @@ describe('instance lifecycle', () => {
     const restarted = await t.api('POST', `/api/instances/${instance.id}/restart`);
     expect(restarted.body.instance.status).toBe('provisioning');
     expect(await settled(instance.id)).toMatchObject({ status: 'running' });
-    expect(linesOf(instance.id).filter((line) => /^(Ready|Stopped)/.test(line))).toEqual(['Ready: custom:cat', 'Stopped: queued runs wait until it starts again', 'Ready: custom:cat', 'Stopped: queued runs wait until it starts again', 'Ready: custom:cat']);
+    expect(linesOf(instance.id).filter((line) => /^(Ready|Stopped)/.test(line))).toEqual([`Ready: custom:cat${sandboxed}`, 'Stopped: queued runs wait until it starts again', `Ready: custom:cat${sandboxed}`, 'Stopped: queued runs wait until it starts again', `Ready: custom:cat${sandboxed}`]);
 
     const sleeper = await create({ name: 'Sleeper', agent: { provider: 'command', preset: 'custom', command: 'sleep', args: ['30'] } });
     await settled(sleeper.id);

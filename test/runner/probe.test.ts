@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { Instance } from '../../src/shared/contract';
-import { type TestCore, startTestCore, tempDir } from '../support/core';
+import { type TestCore, sandboxedTag, startTestCore, tempDir } from '../support/core';
 import { settled } from '../support/runs';
 
 let t: TestCore;
@@ -26,8 +26,8 @@ afterAll(() => {
   return t.close();
 });
 
-async function probed(agent: object): Promise<Instance> {
-  const { instance } = (await t.api('POST', '/api/instances', { name: 'probed', agent })).body as { instance: Instance };
+async function probed(agent: object, sandbox?: object): Promise<Instance> {
+  const { instance } = (await t.api('POST', '/api/instances', { name: 'probed', agent, sandbox })).body as { instance: Instance };
   const deadline = Date.now() + 15_000;
   for (;;) {
     const current = (await t.api('GET', `/api/instances/${instance.id}`)).body.instance as Instance;
@@ -40,21 +40,25 @@ async function probed(agent: object): Promise<Instance> {
 describe('the probe', () => {
   const root = process.getuid?.() === 0;
 
-  it.runIf(root)('refuses Claude Code as root without IS_SANDBOX=1, naming the remedy', async () => {
-    const refused = await probed({ provider: 'command', preset: 'claude-code', command: path.join(bin, 'claude') });
+  it.runIf(root)('refuses Claude Code as root on the host without IS_SANDBOX=1, naming the remedy; in Steward\'s sandbox it is set for it', async () => {
+    const host = { mode: 'off' };
+    const refused = await probed({ provider: 'command', preset: 'claude-code', command: path.join(bin, 'claude') }, host);
     expect(refused.status).toBe('error');
     expect(refused.statusReason).toMatch(/^Claude Code refuses --dangerously-skip-permissions as root: set IS_SANDBOX=1 in the agent's env .* or run Steward as another user\.$/);
 
-    const notQuite = await probed({ provider: 'command', preset: 'claude-code', command: path.join(bin, 'claude'), env: { IS_SANDBOX: 'true' } });
+    const notQuite = await probed({ provider: 'command', preset: 'claude-code', command: path.join(bin, 'claude'), env: { IS_SANDBOX: 'true' } }, host);
     expect(notQuite.status).toBe('error');
 
-    const sandboxed = await probed({ provider: 'command', preset: 'claude-code', command: path.join(bin, 'claude'), env: { IS_SANDBOX: '1' } });
-    expect(sandboxed).toMatchObject({ status: 'running', statusReason: null, imageTag: 'claude-code@2.1.3' });
+    const told = await probed({ provider: 'command', preset: 'claude-code', command: path.join(bin, 'claude'), env: { IS_SANDBOX: '1' } }, host);
+    expect(told).toMatchObject({ status: 'running', statusReason: null, imageTag: 'claude-code@2.1.3 · host' });
+
+    const sandboxed = await probed({ provider: 'command', preset: 'claude-code', command: path.join(bin, 'claude') });
+    expect(sandboxed).toMatchObject({ status: 'running', statusReason: null, imageTag: sandboxedTag('claude-code@2.1.3') });
   });
 
   it.skipIf(root)('takes Claude Code as it is when Steward does not run as root (the root case needs root)', async () => {
     const instance = await probed({ provider: 'command', preset: 'claude-code', command: path.join(bin, 'claude') });
-    expect(instance).toMatchObject({ status: 'running', imageTag: 'claude-code@2.1.3' });
+    expect(instance).toMatchObject({ status: 'running', imageTag: sandboxedTag('claude-code@2.1.3') });
   });
 
   it('reports a CLI that answers --version with a usage error, quoting it', async () => {
@@ -65,7 +69,7 @@ describe('the probe', () => {
 
   it('takes a CLI that tells no version but has no usage error as of unknown version', async () => {
     const instance = await probed({ provider: 'command', preset: 'goose', env: { PATH: `${bin}:${process.env.PATH}` } });
-    expect(instance).toMatchObject({ status: 'running', imageTag: 'goose@unknown' });
+    expect(instance).toMatchObject({ status: 'running', imageTag: sandboxedTag('goose@unknown') });
   });
 });
 

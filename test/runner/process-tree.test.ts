@@ -116,7 +116,8 @@ describe.runIf(process.platform === 'linux')('a CLI whose command escaped into a
 
   async function startRun(mark: string, mode: 'wait' | 'exit', timeoutSeconds?: number) {
     const agent = { provider: 'command', preset: 'custom', command: escapingCli, args: [mark, mode], ...(timeoutSeconds ? { timeoutSeconds } : {}) };
-    const { instance } = (await t.api('POST', '/api/instances', { name: `escaping ${mark}`, agent })).body;
+    // On the host: in a sandbox the escapees end with the CLI, before they could be seen (test/sandbox).
+    const { instance } = (await t.api('POST', '/api/instances', { name: `escaping ${mark}`, agent, sandbox: { mode: 'off' } })).body;
     const response = await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'start something' });
     expect(response.status).toBe(202);
     return response.body.run.id as string;

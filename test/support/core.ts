@@ -9,6 +9,7 @@ import type { Clock } from '../../src/main/core/scheduler/clock';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { createServices } from '../../src/main/core/services';
 import type { NotificationTiming } from '../../src/main/core/services/notification-dispatcher';
+import { expect } from 'vitest';
 import { ManualClock } from './clock';
 import { type Store, openStore } from '../../src/main/core/store';
 
@@ -93,4 +94,14 @@ export function tempStore(): { store: Store; dir: string; remove(): void } {
 /** The services on a store, without HTTP: for tests of the core's rules. */
 export function servicesFor(store: Store, dataDir: string, clock: Clock = systemClock) {
   return createServices({ store, clock, now: () => clock.now(), logger: silentLogger(), dataDir, baseUrl: () => 'http://127.0.0.1:7321' });
+}
+
+/** An imageTag as a sandboxed instance shows it: `custom:cat · sandbox (bubblewrap 0.8.0)`. */
+export const sandboxedTag = (agent: string) => expect.stringMatching(new RegExp(`^${agent.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · sandbox \\(bubblewrap \\d`));
+
+/** What a sandboxed instance's imageTag ends with on this machine: ` · sandbox (bubblewrap 0.8.0)`. */
+export async function sandboxSuffix(): Promise<string> {
+  const { sandboxSupport } = await import('../../src/main/core/sandbox/host-support');
+  const support = await sandboxSupport();
+  return support.ok ? ` · sandbox (${support.tool})` : ' · sandbox (unavailable)';
 }

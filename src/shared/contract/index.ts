@@ -44,6 +44,7 @@ export * from './instances';
 export * from './mcp-servers';
 export * from './notifications';
 export * from './runs';
+export * from './sandbox';
 export * from './secrets';
 export * from './settings';
 export * from './tunnel';

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { AgentConfig } from './agents';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
+import { SandboxConfig } from './sandbox';
 
 export const instanceStatuses = ['provisioning', 'running', 'stopped', 'error'] as const;
 
@@ -32,6 +33,7 @@ export const Instance = z.object({
   avatarUrl: z.string(),
   fqdn: z.string(),
   agent: AgentConfig,
+  sandbox: SandboxConfig,
   workspaceDir: z.string(),
   isDefault: z.boolean(),
   createdAt: Timestamp,
@@ -43,6 +45,7 @@ export const InstanceCreate = z.strictObject({
   name: Name,
   avatarUrl: AvatarUrl.optional(),
   agent: AgentConfig.optional(),
+  sandbox: SandboxConfig.optional().describe('Default: {"mode": "sandbox"}, with nothing more allowed'),
   workspaceDir: z
     .string()
     .regex(/^(\/|[A-Za-z]:[\\/])/, 'must be an absolute path')
@@ -56,6 +59,7 @@ export const InstancePatch = z.strictObject({
   agent: AgentConfig.optional().describe(
     'A new agent: probed again (provisioning, then running or error) unless the instance is stopped; a run already running finishes on the agent it started with',
   ),
+  sandbox: SandboxConfig.optional().describe('The whole sandbox, replaced; a change is probed again like a new agent'),
 });
 
 const InstanceEnvelope = z.object({ instance: Instance });
@@ -75,7 +79,7 @@ export const instanceOperations = {
     auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: InstanceEnvelope,
   }),
   'instances.update': defineOperation({
-    name: 'instances.update', method: 'PATCH', path: '/api/instances/{id}', summary: 'Rename an instance, change its avatar, or change its agent (probed again)',
+    name: 'instances.update', method: 'PATCH', path: '/api/instances/{id}', summary: 'Rename an instance, change its avatar, or change its agent or sandbox (probed again)',
     auth: true, status: 200, params: IdParams, query: NoQuery, body: InstancePatch, output: InstanceEnvelope,
   }),
   'instances.delete': defineOperation({

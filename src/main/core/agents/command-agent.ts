@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { AgentConfig } from '../../../shared/contract';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
+import { findExecutable } from './find-executable';
 import { parseLine, presets } from './presets';
 import { processTree } from './process-tree';
 import { stewardEnv } from './steward-server';
@@ -48,17 +49,22 @@ interface CommandLine {
   endOfOutput: () => AgentEvent[];
 }
 
+/** The CLI's environment as the user configured it: Steward's, the preset's, then the instance's own (which wins). */
+export function agentEnv(agent: CommandAgent): NodeJS.ProcessEnv {
+  return { ...process.env, ...(agent.preset === 'custom' ? {} : presets[agent.preset].env), ...agent.env };
+}
+
 function commandLine(agent: CommandAgent, launch: AgentLaunch): CommandLine {
   const { prompt, resumeSession, steward } = launch;
   if (agent.preset === 'custom') {
     const { command, args, promptInArgs } = customCommandLine(agent, prompt);
-    return { command, args, env: { ...process.env, ...agent.env, ...(steward ? stewardEnv(steward) : {}) }, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }], endOfOutput: () => [] };
+    return { command, args, env: { ...agentEnv(agent), ...(steward ? stewardEnv(steward) : {}) }, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }], endOfOutput: () => [] };
   }
   const preset = presets[agent.preset];
   const parser = preset.parser();
   let args = [...preset.args, ...(agent.args ?? [])];
-  // The instance's own env wins over the preset's; Steward's server is added to whatever that makes.
-  let env: NodeJS.ProcessEnv = { ...process.env, ...preset.env, ...agent.env };
+  // Steward's server is added to whatever the user's configuration makes.
+  let env = agentEnv(agent);
   if (steward) {
     const given = preset.withSteward?.(args, steward, env) ?? { args, env: {} };
     args = given.args;
@@ -92,16 +98,14 @@ function lastWords(stderr: string): string | undefined {
 export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): AgentProcess {
   const { command, args, env, stdin, eventsFrom, endOfOutput } = commandLine(agent, launch);
   const treeId = randomUUID();
+  // PWD too: CLIs such as OpenCode take their working folder from it, and would otherwise inherit Steward's own.
+  const fullEnv = { ...env, ...launch.env, PWD: launch.workspaceDir, [treeMarker]: treeId };
+  // Inside a sandbox a missing command is the shell's "not found": say it as spawn would.
+  const missing = launch.sandbox !== undefined && findExecutable(command, fullEnv.PATH) === undefined;
+  const started = launch.sandbox && !missing ? launch.sandbox.wrap(command, args, fullEnv) : { command, args, env: fullEnv };
   // detached: a process group of its own, and a new session without a controlling terminal, so
   // a CLI that opens /dev/tty to ask something gets an error instead of a human.
-  const child = spawn(command, args, {
-    cwd: launch.workspaceDir,
-    // PWD too: CLIs such as OpenCode take their working folder from it, and would otherwise
-    // inherit Steward's own.
-    env: { ...env, ...launch.env, PWD: launch.workspaceDir, [treeMarker]: treeId },
-    stdio: ['pipe', 'pipe', 'pipe'],
-    detached: true,
-  });
+  const child = spawn(started.command, started.args, { cwd: launch.workspaceDir, env: started.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   const tree = processTree(child, `${treeMarker}=${treeId}`);
   const watch = setInterval(() => void tree.observe(), observeEveryMs).unref();
 

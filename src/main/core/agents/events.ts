@@ -1,5 +1,6 @@
 // What an agent says and does, as the runner records it: each event becomes a thread message and
 // an activity line. Providers translate their own output into these.
+import type { SandboxRun } from '../sandbox/sandbox-run';
 import type { StewardServer } from './steward-server';
 
 export type AgentEvent =
@@ -42,6 +43,8 @@ export interface AgentLaunch {
   history?: { role: 'user' | 'assistant'; content: string }[];
   /** Steward's MCP server for this run, when the agent gets Steward's tools (CLI agents). */
   steward?: StewardServer | undefined;
+  /** The run's sandbox: every process of the run starts inside it. Absent: they run as the user. */
+  sandbox?: SandboxRun | undefined;
   /** How long output may hang on a question before the agent is stopped (default 10 s). */
   inputWaitMs?: number;
   onEvent(event: AgentEvent): void;

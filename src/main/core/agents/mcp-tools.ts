@@ -9,6 +9,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import type { McpServerConfig } from '../../../shared/contract';
+import type { SandboxRun } from '../sandbox/sandbox-run';
 import type { AgentEvent } from './events';
 import { type McpCallResult, mcpResultText, mcpToolName } from './mcp-results';
 import { type ProcessTree, processTree } from './process-tree';
@@ -33,6 +34,8 @@ export interface McpToolsOptions {
   /** Tool names already used (the built-in tools). */
   reservedNames?: Iterable<string>;
   startTimeoutMs?: number;
+  /** The run's sandbox: stdio servers start inside it. */
+  sandbox?: SandboxRun | undefined;
 }
 
 export interface McpTools {
@@ -78,13 +81,10 @@ export function createMcpTools(options: McpToolsOptions): McpTools {
     if (server.transport === 'stdio') {
       const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
       const treeId = randomUUID();
-      const transport = new StdioClientTransport({
-        command: server.command,
-        args: server.args ?? [],
-        cwd: options.workspaceDir,
-        env: { ...getDefaultEnvironment(), PWD: options.workspaceDir, ...server.env, [treeMarker]: treeId },
-        stderr: 'pipe',
-      });
+      const env = { ...getDefaultEnvironment(), PWD: options.workspaceDir, ...server.env, [treeMarker]: treeId };
+      // In a sandboxed run the server runs inside the run's sandbox, like every other process of it.
+      const started = options.sandbox ? options.sandbox.wrap(server.command, server.args ?? [], env) : { command: server.command, args: server.args ?? [], env };
+      const transport = new StdioClientTransport({ command: started.command, args: started.args, cwd: options.workspaceDir, env: started.env as Record<string, string>, stderr: 'pipe' });
       // Its stderr is drained (a full pipe would stall it) and its end kept for the reason it failed.
       transport.stderr?.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString()).slice(-2_000)));
       stopIfClosed(connection);

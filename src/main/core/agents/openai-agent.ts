@@ -66,6 +66,7 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
         onEvent: (event) => launch.onEvent(event),
         reservedNames: [...byName.keys()],
         startTimeoutMs: launch.mcpStartTimeoutMs,
+        sandbox: launch.sandbox,
       })
     : undefined;
   const maxSteps = agent.maxSteps ?? defaultMaxSteps;
@@ -84,7 +85,7 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
     const tool = byName.get(call.function.name);
     if (!tool) return fail(`There is no tool ${call.function.name}; the tools are ${[...byName.keys()].join(', ')}.`);
     try {
-      const output = await tool.run(args, { workspaceDir: launch.workspaceDir, signal: abort.signal });
+      const output = await tool.run(args, { workspaceDir: launch.workspaceDir, signal: abort.signal, sandbox: launch.sandbox });
       emit({ type: 'tool_result', output, isError: false, raw: { toolCallId: call.id, output } });
       return output;
     } catch (error) {

@@ -4,32 +4,18 @@
 // A preset that cannot run as configured (Claude Code as root, a CLI that answers `--version` with
 // a usage error) is an error with the remedy, before a run finds out.
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentConfig } from '../../../shared/contract';
+import type { AgentConfig, SandboxConfig } from '../../../shared/contract';
+import { sandboxSupport } from '../sandbox/host-support';
+import { findExecutable } from './find-executable';
 import { presets } from './presets';
+
+export { findExecutable };
 
 // Gemini CLI takes 6 s to say its version on a busy two-core machine.
 const probeTimeoutMs = 20_000;
 
 export type ProbeResult = { ok: true; imageTag: string } | { ok: false; reason: string };
-
-/** The executable `command` resolves to on `searchPath`, as spawn would find it; undefined when none. */
-export function findExecutable(command: string, searchPath: string | undefined): string | undefined {
-  const executable = (file: string) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return fs.statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (command.includes('/')) return executable(command) ? command : undefined;
-  for (const dir of (searchPath ?? '').split(path.delimiter)) {
-    if (dir && executable(path.join(dir, command))) return path.join(dir, command);
-  }
-  return undefined;
-}
 
 /** What a CLI prints when it does not take the arguments it was given. */
 const usageError = /usage|unknown (option|argument|command|flag)|unrecogni[sz]ed|invalid (option|argument)|illegal option|unexpected argument/i;
@@ -58,7 +44,7 @@ export function refusalOf(preset: string, env: NodeJS.ProcessEnv): string | unde
   return undefined;
 }
 
-async function probeCommand(agent: Extract<AgentConfig, { provider: 'command' }>, workspaceDir: string): Promise<ProbeResult> {
+async function probeCommand(agent: Extract<AgentConfig, { provider: 'command' }>, workspaceDir: string, sandboxed: boolean): Promise<ProbeResult> {
   const preset = agent.preset === 'custom' ? undefined : presets[agent.preset];
   const command = agent.command ?? preset?.command;
   if (!command) return { ok: false, reason: 'A custom agent needs a command.' };
@@ -66,7 +52,8 @@ async function probeCommand(agent: Extract<AgentConfig, { provider: 'command' }>
   const file = findExecutable(command, env.PATH);
   if (!file) return { ok: false, reason: `${command} was not found on PATH; install it or set the agent's command to its full path.` };
   if (agent.preset === 'custom') return { ok: true, imageTag: `custom:${path.basename(command)}` };
-  const refusal = refusalOf(agent.preset, env);
+  // In a sandbox Steward sets IS_SANDBOX=1 itself, since it is true.
+  const refusal = sandboxed ? undefined : refusalOf(agent.preset, env);
   if (refusal !== undefined) return { ok: false, reason: refusal };
   const { version, refusal: usage } = await askVersion(file, env, workspaceDir);
   if (usage !== undefined) return { ok: false, reason: `${command} --version exited with a usage error: "${usage}"; check that the agent's command is the ${agent.preset} CLI.` };
@@ -100,8 +87,21 @@ async function probeOpenAi(agent: Extract<AgentConfig, { provider: 'openai' }>, 
   return { ok: true, imageTag: `${vendor}:${agent.model}` };
 }
 
-export function probeAgent(agent: AgentConfig, options: { workspaceDir: string; revealSecret: (name: string) => string | undefined }): Promise<ProbeResult> {
-  if (agent.provider === 'command') return probeCommand(agent, options.workspaceDir);
+/**
+ * The agent and what it runs in: `claude-code@2.1.330 · sandbox (bubblewrap 0.8.0)` or `… · host`.
+ * A sandbox the machine cannot make is an error with its remedy, never a silent `host`.
+ */
+export async function probeAgent(agent: AgentConfig, options: { workspaceDir: string; sandbox: SandboxConfig; revealSecret: (name: string) => string | undefined }): Promise<ProbeResult> {
+  const sandboxed = options.sandbox.mode === 'sandbox';
+  const support = sandboxed ? await sandboxSupport() : undefined;
+  if (support && !support.ok) return { ok: false, reason: support.reason };
+  const result = await probeBare(agent, { ...options, sandboxed });
+  if (!result.ok) return result;
+  return { ok: true, imageTag: `${result.imageTag} · ${support?.ok ? `sandbox (${support.tool})` : 'host'}` };
+}
+
+function probeBare(agent: AgentConfig, options: { workspaceDir: string; sandboxed: boolean; revealSecret: (name: string) => string | undefined }): Promise<ProbeResult> {
+  if (agent.provider === 'command') return probeCommand(agent, options.workspaceDir, options.sandboxed);
   const apiKey = agent.apiKeyRef === undefined ? undefined : options.revealSecret(agent.apiKeyRef);
   if (agent.apiKeyRef !== undefined && apiKey === undefined) {
     return Promise.resolve({ ok: false, reason: `No secret named ${agent.apiKeyRef} is stored; add it (PUT /api/secrets/${agent.apiKeyRef}) or change apiKeyRef.` });

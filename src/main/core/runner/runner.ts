@@ -3,13 +3,15 @@
 // process tree. What the agent says is recorded as thread messages and activity lines; runs found
 // running at start were interrupted (and an automation's is queued once more).
 import fs from 'node:fs';
-import type { Message, Run, RunSource, RunStatus } from '../../../shared/contract';
+import type { Instance, Message, Run, RunSource, RunStatus } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { oneLine } from '../../../shared/format';
 import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
 import { startOpenAiAgent } from '../agents/openai-agent';
 import { createConversations, sessionKindOf } from './conversations';
+import { createRunSandboxes, denialLine } from './run-sandbox';
 import { type RunKeys, createStewardGrants } from './steward-grants';
+import type { SandboxRun } from '../sandbox/sandbox-run';
 import type { Dispatch } from '../dispatch';
 import type { AgentEvent, AgentExit, AgentProcess } from '../agents/events';
 import type { Logger } from '../logger';
@@ -51,6 +53,7 @@ interface Active {
   sessionNamed: boolean;
   /** The preset whose sessions this run's agent keeps, as it was when the run started (the instance's agent may change meanwhile). */
   sessionKind: string | undefined;
+  sandbox: SandboxRun | undefined;
 }
 
 export interface RunnerDeps {
@@ -63,6 +66,8 @@ export interface RunnerDeps {
   runKeys: RunKeys;
   /** The HTTP API's base URL (the MCP server is its /mcp). */
   apiUrl: () => string;
+  /** Steward's data folder: no sandboxed run sees it. */
+  dataDir: string;
 }
 
 export function createRunner(deps: RunnerDeps) {
@@ -78,6 +83,7 @@ export function createRunner(deps: RunnerDeps) {
   const batcher = createCommitBatcher(store);
   const conversations = createConversations(store);
   const grants = createStewardGrants(deps.runKeys, deps.apiUrl, logger);
+  const sandboxes = createRunSandboxes({ store, dataDir: deps.dataDir });
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labelOf(run), displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
@@ -128,6 +134,7 @@ export function createRunner(deps: RunnerDeps) {
     if (entry.timer !== undefined) clock.clearTimer(entry.timer);
     const { run } = entry;
     grants.end(run.id);
+    void entry.sandbox?.close().catch((error: unknown) => logger.warn({ err: error, runId: run.id }, 'could not close a run\'s sandbox'));
     if (!running) {
       // Shutting down: the run stays "running" in SQLite and the next start marks it interrupted.
       active.delete(run.id);
@@ -160,11 +167,29 @@ export function createRunner(deps: RunnerDeps) {
 
   function launch(run: Run): void {
     const instance = store.instances.get(run.instanceId);
-    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined, sessionNamed: false, sessionKind: undefined };
+    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined, sessionNamed: false, sessionKind: undefined, sandbox: undefined };
     active.set(run.id, entry);
     if (!instance) return finish(entry, { error: `The instance ${run.instanceId} no longer exists.` });
+    void start(entry, instance).catch((error: unknown) => finish(entry, { error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` }));
+  }
+
+  /** Opens the run's sandbox (when its instance has one), then starts its agent inside. */
+  async function start(entry: Active, instance: Instance): Promise<void> {
+    const { run } = entry;
     const { agent } = instance;
     entry.sessionKind = sessionKindOf(agent);
+    fs.mkdirSync(instance.workspaceDir, { recursive: true });
+    const steward = grants.grant(run, agent);
+    const refused = new Set<string>();
+    entry.sandbox = await sandboxes.open(run, instance, steward, (denial) => {
+      // Once per host and port: a client retrying the same host says nothing new.
+      const key = `${denial.host}:${denial.port}`;
+      if (refused.has(key)) return;
+      refused.add(key);
+      record(run, { type: 'system', text: denialLine(denial), raw: { type: 'sandbox.denied', ...denial } });
+    });
+    // Cancelled, or Steward stopping, while the sandbox opened.
+    if (entry.ending !== undefined || !running) return finish(entry, { code: null, signal: null, stderr: '' });
     const launch = {
       prompt: run.prompt,
       resumeSession: run.resumedSessionId ?? undefined,
@@ -172,23 +197,19 @@ export function createRunner(deps: RunnerDeps) {
       workspaceDir: instance.workspaceDir,
       env: { STEWARD_RUN_ID: run.id, STEWARD_INSTANCE_ID: instance.id },
       inputWaitMs: Number(store.settings.get('runner.inputWaitSeconds') ?? 10) * 1000,
+      sandbox: entry.sandbox,
       onEvent: (event: AgentEvent) => record(run, event),
     };
-    try {
-      fs.mkdirSync(instance.workspaceDir, { recursive: true });
-      if (agent.provider === 'command') {
-        entry.agent = startCommandAgent(agent, { ...launch, steward: grants.grant(run, agent) });
-      } else {
-        const apiKey = agent.apiKeyRef === undefined ? undefined : deps.revealSecret(agent.apiKeyRef);
-        if (agent.apiKeyRef !== undefined && apiKey === undefined) {
-          throw new AgentUnavailable(`No secret named ${agent.apiKeyRef} is stored; add it (PUT /api/secrets/${agent.apiKeyRef}) or change apiKeyRef.`);
-        }
-        // Its steward tools call as this run: what they start is the run's child.
-        const asRun: Dispatch = (name, raw) => dispatch(name, raw, { scope: 'admin', runId: run.id });
-        entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch: asRun, mcpServers: readSettings(store).mcpServers, revealSecret: deps.revealSecret });
+    if (agent.provider === 'command') {
+      entry.agent = startCommandAgent(agent, { ...launch, steward });
+    } else {
+      const apiKey = agent.apiKeyRef === undefined ? undefined : deps.revealSecret(agent.apiKeyRef);
+      if (agent.apiKeyRef !== undefined && apiKey === undefined) {
+        throw new AgentUnavailable(`No secret named ${agent.apiKeyRef} is stored; add it (PUT /api/secrets/${agent.apiKeyRef}) or change apiKeyRef.`);
       }
-    } catch (error) {
-      return finish(entry, { error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` });
+      // Its steward tools call as this run: what they start is the run's child.
+      const asRun: Dispatch = (name, raw) => dispatch(name, raw, { scope: 'admin', runId: run.id });
+      entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch: asRun, mcpServers: readSettings(store).mcpServers, revealSecret: deps.revealSecret });
     }
     const timeoutSeconds = agent.timeoutSeconds ?? defaultTimeoutSeconds;
     entry.timer = clock.setTimer(() => {

@@ -37,6 +37,7 @@ export function createServices(context: ServiceContext) {
     revealSecret,
     runKeys: { issue: (run) => apiKeys.createForRun(run), revoke: (runId) => apiKeys.revokeForRun(runId) },
     apiUrl: context.baseUrl,
+    dataDir: context.dataDir,
   });
   const runsQueued = () => runner.nudge();
   const runs = createRunsService(context, runsQueued);

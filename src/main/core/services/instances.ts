@@ -4,7 +4,7 @@
 // changed agent is probed again.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type AgentConfig, type Instance, InstanceCreate, InstancePatch } from '../../../shared/contract';
+import { type AgentConfig, type Instance, InstanceCreate, InstancePatch, type SandboxConfig, defaultSandbox } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { type ProbeResult, probeAgent } from '../agents/probe';
 import { newId } from '../ids';
@@ -25,8 +25,8 @@ export function slugify(name: string): string {
   return slug || 'agent';
 }
 
-/** Equal agent configurations, whatever the order of their keys. */
-function sameAgent(a: AgentConfig, b: AgentConfig): boolean {
+/** Equal configurations (agents, sandboxes), whatever the order of their keys. */
+function sameConfig(a: AgentConfig | SandboxConfig, b: AgentConfig | SandboxConfig): boolean {
   const canonical = (value: unknown): unknown =>
     value !== null && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)).map(([key, each]) => [key, canonical(each)]))
@@ -39,6 +39,14 @@ function describeAgent(agent: AgentConfig): string {
   if (agent.provider === 'openai') return `${agent.model} at ${agent.baseUrl}`;
   if (agent.preset !== 'custom') return agent.preset;
   return `the command ${[agent.command ?? '', ...(agent.args ?? [])].join(' ')}`;
+}
+
+/** "Sandbox on", "Sandbox off: the agent runs as you", or "Sandbox changed: network api.example.com". */
+function describeSandboxChange(before: SandboxConfig, after: SandboxConfig): string {
+  if (after.mode === 'off') return 'Sandbox off: the agent runs as you, with your files and network';
+  if (before.mode === 'off') return 'Sandbox on';
+  const lists = (['network', 'readDeny', 'writeAllow'] as const).filter((list) => after[list].join('\n') !== before[list].join('\n'));
+  return `Sandbox changed: ${lists.map((list) => `${list} ${after[list].join(', ') || '(none)'}`).join('; ')}`;
 }
 
 export interface InstanceLifecycleDeps {
@@ -91,7 +99,7 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
     let result: ProbeResult;
     try {
       await fs.mkdir(instance.workspaceDir, { recursive: true, mode: 0o700 });
-      result = await probeAgent(instance.agent, { workspaceDir: instance.workspaceDir, revealSecret: deps.revealSecret });
+      result = await probeAgent(instance.agent, { workspaceDir: instance.workspaceDir, sandbox: instance.sandbox, revealSecret: deps.revealSecret });
     } catch (error) {
       result = { ok: false, reason: `The workspace ${instance.workspaceDir} cannot be made: ${(error as Error).message}` };
     }
@@ -151,6 +159,7 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         imageTag: '',
         avatarUrl: input.avatarUrl || generatedAvatarUrl(input.name),
         agent: input.agent ?? readSettings(store).defaultAgent,
+        sandbox: input.sandbox ?? defaultSandbox,
         workspaceDir: input.workspaceDir ?? path.join(context.dataDir, 'workspaces', slug),
         isDefault,
         createdAt: now,
@@ -187,9 +196,14 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
             : (patch.avatarUrl ?? current.avatarUrl);
         const at = isoNow(context);
         store.instances.update(id, { name, avatarUrl, updatedAt: at });
-        if (patch.agent === undefined || sameAgent(patch.agent, current.agent)) return false;
-        store.instances.setAgent(id, patch.agent, at);
-        store.activity.append({ instanceId: id, runId: null, kind: 'system', label: '', displayText: `Agent changed to ${describeAgent(patch.agent)}`, raw: JSON.stringify({ type: 'instance.agent', agent: patch.agent }), timestamp: at });
+        const agent = patch.agent ?? current.agent;
+        const sandbox = patch.sandbox ?? current.sandbox;
+        const newAgent = !sameConfig(agent, current.agent);
+        const newSandbox = !sameConfig(sandbox, current.sandbox);
+        if (!newAgent && !newSandbox) return false;
+        store.instances.setAgent(id, agent, sandbox, at);
+        const said = [newAgent && `Agent changed to ${describeAgent(agent)}`, newSandbox && describeSandboxChange(current.sandbox, sandbox)].filter(Boolean).join('; ');
+        store.activity.append({ instanceId: id, runId: null, kind: 'system', label: '', displayText: said, raw: JSON.stringify({ type: 'instance.agent', agent, sandbox }), timestamp: at });
         return current.status !== 'stopped';
       });
       if (agentChanged) void provisionLater(id);

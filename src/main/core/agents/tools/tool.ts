@@ -1,9 +1,13 @@
 // What a built-in agent tool is: a name, a description and JSON Schema parameters the model sees,
 // and what running it does. A tool that throws gives the model the message as an error result.
+import type { SandboxRun } from '../../sandbox/sandbox-run';
+
 export interface ToolContext {
   workspaceDir: string;
   /** Aborted when the run is cancelled or times out. */
   signal: AbortSignal;
+  /** The run's sandbox: commands run inside it and requests go only where it lets them. */
+  sandbox?: SandboxRun | undefined;
 }
 
 export interface Tool {

@@ -12,6 +12,7 @@ import webhookDeliveries from './0010_webhook_deliveries';
 import apiKeyScopes from './0011_api_key_scopes';
 import runLineage from './0012_run_lineage';
 import notificationChannels from './0013_notification_channels';
+import instanceSandbox from './0014_instance_sandbox';
 
 export interface Migration {
   version: number;
@@ -33,4 +34,5 @@ export const migrations: Migration[] = [
   { version: 11, name: '0011_api_key_scopes', sql: apiKeyScopes },
   { version: 12, name: '0012_run_lineage', sql: runLineage },
   { version: 13, name: '0013_notification_channels', sql: notificationChannels },
+  { version: 14, name: '0014_instance_sandbox', sql: instanceSandbox },
 ];

@@ -1,0 +1,108 @@
+// One run's sandbox while it lasts: its ways out (egress.ts) listening in a private folder, and
+// the command line that puts a process inside (bubblewrap on Linux, Seatbelt on macOS). Every
+// process of the run goes through `wrap`: the CLI, the built-in agent's shell commands, its MCP
+// servers. `close` ends the ways out and removes the folder.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type net from 'node:net';
+import { type Bridges, bubblewrapArgs } from './bubblewrap';
+import { type Denial, openEgress } from './egress';
+import type { SandboxSupport } from './host-support';
+import { isLoopback, loopbackPorts } from './network-rules';
+import type { SandboxPolicy } from './policy';
+import { seatbeltProfile } from './seatbelt';
+
+export interface Wrapped {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+export interface SandboxRun {
+  /** What runs the sandbox: "bubblewrap 0.8.0". */
+  tool: string;
+  policy: SandboxPolicy;
+  wrap(command: string, args: string[], env: NodeJS.ProcessEnv): Wrapped;
+  close(): Promise<void>;
+}
+
+/** The sandbox's run folder: found by this prefix after a crash, like the run's configuration folder. */
+export const sandboxDirPrefix = (runId: string) => `steward-${runId}-`;
+
+const defaultProxyPort = 3128;
+
+/** The environment inside: proxies pointed at the sandbox's own, loopback direct, a private TMPDIR. */
+export function sandboxEnv(env: NodeJS.ProcessEnv, proxyPort: number | undefined, tmpDir: string): NodeJS.ProcessEnv {
+  const inside: NodeJS.ProcessEnv = { ...env };
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'ALL_PROXY', 'all_proxy']) delete inside[name];
+  if (proxyPort !== undefined) {
+    const proxy = `http://127.0.0.1:${proxyPort}`;
+    Object.assign(inside, { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy });
+  }
+  // Loopback ports the run was given listen inside; the rest of loopback is the sandbox's own, and empty.
+  Object.assign(inside, { NO_PROXY: 'localhost,127.0.0.1,::1', no_proxy: 'localhost,127.0.0.1,::1', NODE_USE_ENV_PROXY: '1', TMPDIR: tmpDir });
+  // Claude Code lets itself skip permissions as root only in a sandbox, which this is.
+  inside.IS_SANDBOX = '1';
+  return inside;
+}
+
+function listenOn(server: net.Server, target: string | number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    const done = () => {
+      server.off('error', reject);
+      resolve();
+    };
+    if (typeof target === 'string') server.listen(target, done);
+    else server.listen(target, '127.0.0.1', done);
+  });
+}
+
+export async function openSandbox(policy: SandboxPolicy, support: Extract<SandboxSupport, { ok: true }>, options: { runId: string; onDenied(denial: Denial): void }): Promise<SandboxRun> {
+  const hostDir = fs.mkdtempSync(path.join(os.tmpdir(), sandboxDirPrefix(options.runId)));
+  const ports = loopbackPorts(policy.network);
+  const needsProxy = policy.network.some((rule) => !isLoopback(rule.host));
+  const listening: Promise<void>[] = [];
+  const servers = new Map<string, net.Server>();
+  const linux = process.platform === 'linux';
+  const egress = openEgress({ rules: policy.network, stewardPort: policy.stewardPort, onDenied: options.onDenied }, linux ? ports : [], (server, name) => {
+    servers.set(name, server);
+    listening.push(listenOn(server, linux ? path.join(hostDir, name) : 0));
+  });
+  try {
+    await Promise.all(listening);
+  } catch (error) {
+    await egress.close();
+    fs.rmSync(hostDir, { recursive: true, force: true });
+    throw error;
+  }
+  const close = async () => {
+    await egress.close();
+    fs.rmSync(hostDir, { recursive: true, force: true });
+  };
+  if (linux) {
+    let proxyPort: number | undefined = defaultProxyPort;
+    while (ports.includes(proxyPort)) proxyPort++;
+    if (!needsProxy) proxyPort = undefined;
+    const bridges: Bridges = { hostDir, proxyPort, ports };
+    return {
+      tool: support.tool,
+      policy,
+      wrap: (command, args, env) => ({ command: support.bwrap!, args: bubblewrapArgs(policy, bridges, command, args), env: sandboxEnv(env, proxyPort, '/tmp') }),
+      close,
+    };
+  }
+  // macOS: one loopback for all, so the proxy listens on a port of its own and the named ports are let through.
+  const address = servers.get('proxy')?.address();
+  const proxyPort = needsProxy && address && typeof address === 'object' ? address.port : undefined;
+  const tmpDir = path.join(hostDir, 'tmp');
+  fs.mkdirSync(tmpDir);
+  const profile = seatbeltProfile(policy, { tmpDir, proxyPort, ports });
+  return {
+    tool: support.tool,
+    policy,
+    wrap: (command, args, env) => ({ command: '/usr/bin/sandbox-exec', args: ['-p', profile, command, ...args], env: sandboxEnv(env, proxyPort, tmpDir) }),
+    close,
+  };
+}

@@ -1,0 +1,49 @@
+// An instance's sandbox: what its agent's processes may read, write and reach. `sandbox` keeps
+// every process of a run inside a boundary (its workspace, its CLI's own state, a private
+// temporary folder, the hosts it is given); `off` runs them as the user, as a shell would.
+import { z } from 'zod';
+
+export const sandboxModes = ['sandbox', 'off'] as const;
+export type SandboxMode = (typeof sandboxModes)[number];
+
+const hostLabel = '(?:\\*|[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)';
+const hostName = `${hostLabel}(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*`;
+const ipv6 = '\\[[0-9A-Fa-f:.]+\\]';
+/** `api.example.com`, `*.github.com`, `*` (any host), `127.0.0.1:8080`, `[::1]:8080`, `localhost:11434`. */
+const hostPattern = new RegExp(`^(?:${hostName}|${ipv6})(?::(?:[1-9][0-9]{0,4}))?$`);
+
+export const NetworkHost = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(260)
+  .refine((value) => hostPattern.test(value) && !value.slice(1).includes('*') && Number(/:(\d+)$/.exec(value)?.[1] ?? 0) <= 65535, {
+    message: 'must be a host name, a *.wildcard, * for any host, or host:port (e.g. api.example.com, *.github.com, 127.0.0.1:8080)',
+  });
+
+/** Absolute, or from the home folder (`~/notes`). */
+export const SandboxPath = z
+  .string()
+  .trim()
+  .max(4096)
+  .refine((value) => value === '~' || value.startsWith('~/') || value.startsWith('/'), { message: 'must be an absolute path or start with ~/' })
+  // eslint-disable-next-line no-control-regex -- a path with control characters is a mistake, not a path
+  .refine((value) => !/[\u0000-\u001f]/.test(value), { message: 'must not hold control characters' });
+
+export const SandboxConfig = z.strictObject({
+  mode: z.enum(sandboxModes).describe("sandbox: the agent sees its workspace, its own state and the hosts it is given; off: it runs as you, with your files and network"),
+  network: z
+    .array(NetworkHost)
+    .max(200)
+    .default([])
+    .describe('Hosts the agent may reach beyond its model endpoint and Steward: names, *.wildcards, host:port, * for any; loopback only with its port'),
+  readDeny: z.array(SandboxPath).max(200).default([]).describe('Further paths the agent may not read'),
+  writeAllow: z.array(SandboxPath).max(200).default([]).describe('Further paths the agent may write (besides its workspace and its CLI state)'),
+});
+export type SandboxConfig = z.output<typeof SandboxConfig>;
+
+/** What a new instance gets: the boundary on, nothing more allowed. */
+export const defaultSandbox: SandboxConfig = { mode: 'sandbox', network: [], readDeny: [], writeAllow: [] };
+
+/** What an instance made before sandboxes existed keeps: it runs as it did. */
+export const openSandbox: SandboxConfig = { mode: 'off', network: [], readDeny: [], writeAllow: [] };
