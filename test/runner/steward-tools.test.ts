@@ -3,7 +3,6 @@
 // manage only its own instance's automations and webhooks, and starts runs that record it as their
 // parent. The key stops working and the configuration files are gone when the run ends.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
@@ -125,7 +124,8 @@ describe('after a crash', () => {
     // What a run looks like to the next start when its process was killed mid-run.
     first.core.store.runs.claim(run.id, new Date().toISOString());
     const key = first.core.services.apiKeys.createForRun(run);
-    const leftover = fs.mkdtempSync(path.join(os.tmpdir(), `steward-${run.id}-`));
+    fs.mkdirSync(path.join(dataDir, 'runs'), { recursive: true });
+    const leftover = fs.mkdtempSync(path.join(dataDir, 'runs', `${run.id}-`));
     await first.core.close();
 
     const second = await startTestCore({ dataDir });

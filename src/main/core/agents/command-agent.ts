@@ -99,7 +99,7 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
   const { command, args, env, stdin, eventsFrom, endOfOutput } = commandLine(agent, launch);
   const treeId = randomUUID();
   // PWD too: CLIs such as OpenCode take their working folder from it, and would otherwise inherit Steward's own.
-  const fullEnv = { ...env, ...launch.env, PWD: launch.workspaceDir, [treeMarker]: treeId };
+  const fullEnv: NodeJS.ProcessEnv = { ...env, ...launch.env, PWD: launch.workspaceDir, [treeMarker]: treeId };
   // Inside a sandbox a missing command is the shell's "not found": say it as spawn would.
   const missing = launch.sandbox !== undefined && findExecutable(command, fullEnv.PATH) === undefined;
   const started = launch.sandbox && !missing ? launch.sandbox.wrap(command, args, fullEnv) : { command, args, env: fullEnv };

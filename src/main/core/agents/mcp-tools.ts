@@ -10,6 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import type { McpServerConfig } from '../../../shared/contract';
 import type { SandboxRun } from '../sandbox/sandbox-run';
+import { findExecutable } from './find-executable';
 import type { AgentEvent } from './events';
 import { type McpCallResult, mcpResultText, mcpToolName } from './mcp-results';
 import { type ProcessTree, processTree } from './process-tree';
@@ -21,6 +22,8 @@ const callTimeoutMs = 10 * 60 * 1000;
 const maxPages = 100;
 /** Set in a stdio server's environment: on Linux, its descendants that lost their parent are found by it. */
 const treeMarker = 'STEWARD_MCP_TREE';
+
+const notFound = (command: string) => `the command ${command} was not found (is it installed and on PATH?)`;
 
 export interface McpToolsOptions {
   servers: readonly McpServerConfig[];
@@ -81,7 +84,9 @@ export function createMcpTools(options: McpToolsOptions): McpTools {
     if (server.transport === 'stdio') {
       const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
       const treeId = randomUUID();
-      const env = { ...getDefaultEnvironment(), PWD: options.workspaceDir, ...server.env, [treeMarker]: treeId };
+      const env: Record<string, string> = { ...getDefaultEnvironment(), PWD: options.workspaceDir, ...server.env, [treeMarker]: treeId };
+      // Inside a sandbox a missing command is the shell's "not found": say it as spawn would.
+      if (options.sandbox && findExecutable(server.command, env.PATH) === undefined) throw new StartFailure(notFound(server.command));
       // In a sandboxed run the server runs inside the run's sandbox, like every other process of it.
       const started = options.sandbox ? options.sandbox.wrap(server.command, server.args ?? [], env) : { command: server.command, args: server.args ?? [], env };
       const transport = new StdioClientTransport({ command: started.command, args: started.args, cwd: options.workspaceDir, env: started.env as Record<string, string>, stderr: 'pipe' });
@@ -212,7 +217,7 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 function startFailureText(server: McpServerConfig, error: unknown, stderrTail: string): string {
   const code = (error as { code?: unknown }).code;
-  if (server.transport === 'stdio' && code === 'ENOENT') return `the command ${server.command} was not found (is it installed and on PATH?)`;
+  if (server.transport === 'stdio' && code === 'ENOENT') return notFound(server.command);
   let message = error instanceof Error ? error.message : String(error);
   // The SDK's HTTP errors carry the status as their code, and not always in the message.
   if (server.transport === 'http' && typeof code === 'number' && code >= 400 && code <= 599) {

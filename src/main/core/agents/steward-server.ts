@@ -3,7 +3,6 @@
 // Each preset says how its CLI is told (presets/*.ts `withSteward`); a custom command gets the
 // environment variables and may do what it likes with them.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 
 export interface StewardServer {
@@ -40,21 +39,31 @@ export function mcpUrlOf(apiUrl: string): string {
   return new URL('/mcp', url).toString();
 }
 
-const configDirPrefix = (runId: string) => `steward-${runId}-`;
+/** A run's private folders (its configuration files, its sandbox's sockets) begin with its id. */
+export const runDirPrefix = (runId: string) => `${runId}-`;
 
-export function createConfigDir(runId: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), configDirPrefix(runId)));
+/**
+ * A private folder of the run's in `runsDir` (in Steward's data folder, which no sandbox sees: the
+ * run's own folders are mounted back into its sandbox, the other runs' stay out of sight).
+ */
+export function createRunDir(runsDir: string, runId: string): string {
+  fs.mkdirSync(runsDir, { recursive: true, mode: 0o700 });
+  return fs.mkdtempSync(path.join(runsDir, runDirPrefix(runId)));
 }
 
 /** The folders a run left behind when Steward stopped without ending it. */
-export function leftoverConfigDirs(runId: string): string[] {
-  return fs
-    .readdirSync(os.tmpdir())
-    .filter((name) => name.startsWith(configDirPrefix(runId)))
-    .map((name) => path.join(os.tmpdir(), name));
+export function leftoverRunDirs(runsDir: string, runId: string): string[] {
+  try {
+    return fs
+      .readdirSync(runsDir)
+      .filter((name) => name.startsWith(runDirPrefix(runId)))
+      .map((name) => path.join(runsDir, name));
+  } catch {
+    return [];
+  }
 }
 
-export function removeConfigDir(dir: string): void {
+export function removeRunDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 

@@ -4,31 +4,20 @@
 // instance never runs open.
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { Instance, Run } from '../../../shared/contract';
 import { AgentUnavailable, agentEnv } from '../agents/command-agent';
 import type { StewardServer } from '../agents/steward-server';
 import type { Denial } from '../sandbox/egress';
 import { sandboxSupport } from '../sandbox/host-support';
 import { sandboxPolicy } from '../sandbox/policy';
-import { type SandboxRun, openSandbox, sandboxDirPrefix } from '../sandbox/sandbox-run';
+import { type SandboxRun, openSandbox } from '../sandbox/sandbox-run';
 import type { Store } from '../store';
-
-/** The folders other runs keep beside this one (their keys, their sockets): in the temporary folder, which is not always /tmp. */
-function otherRunFolders(runId: string): string[] {
-  try {
-    return fs
-      .readdirSync(os.tmpdir())
-      .filter((name) => name.startsWith('steward-run_') && !name.startsWith(sandboxDirPrefix(runId)))
-      .map((name) => path.join(os.tmpdir(), name));
-  } catch {
-    return [];
-  }
-}
 
 export interface RunSandboxDeps {
   store: Store;
   dataDir: string;
+  /** Where runs keep their private folders (the sandbox's sockets among them). */
+  runsDir: string;
 }
 
 export function createRunSandboxes(deps: RunSandboxDeps) {
@@ -48,13 +37,12 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
         workspaceDir: instance.workspaceDir,
         dataDir: deps.dataDir,
         otherWorkspaces: deps.store.instances.list().filter((other) => other.id !== instance.id).map((other) => other.workspaceDir),
-        otherRuns: otherRunFolders(run.id),
         runDir: steward?.configDir,
         stewardUrl: steward?.url,
       });
       // A CLI's state folder must exist to be mounted writable; one it has not made yet, it could not make inside.
       for (const folder of policy.writable) if (!/\.json$/.test(folder) && !fs.existsSync(folder) && folder !== policy.workspaceDir && !instance.sandbox.writeAllow.includes(folder)) fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-      return openSandbox(policy, support, { runId: run.id, onDenied });
+      return openSandbox(policy, support, { runId: run.id, runsDir: deps.runsDir, onDenied });
     },
   };
 }

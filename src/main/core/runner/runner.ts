@@ -3,6 +3,7 @@
 // process tree. What the agent says is recorded as thread messages and activity lines; runs found
 // running at start were interrupted (and an automation's is queued once more).
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Instance, Message, Run, RunSource, RunStatus } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { oneLine } from '../../../shared/format';
@@ -82,8 +83,10 @@ export function createRunner(deps: RunnerDeps) {
   // An agent may print thousands of lines: they are committed in groups, not an fsync each.
   const batcher = createCommitBatcher(store);
   const conversations = createConversations(store);
-  const grants = createStewardGrants(deps.runKeys, deps.apiUrl, logger);
-  const sandboxes = createRunSandboxes({ store, dataDir: deps.dataDir });
+  // The runs' private folders live in the data folder, out of every sandbox's sight.
+  const runsDir = path.join(deps.dataDir, 'runs');
+  const grants = createStewardGrants(deps.runKeys, deps.apiUrl, logger, runsDir);
+  const sandboxes = createRunSandboxes({ store, dataDir: deps.dataDir, runsDir });
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labelOf(run), displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });

@@ -2,7 +2,7 @@
 // of the run's own (created as the run starts, deleted as it finishes, all of them at the next start
 // after a crash) and the private folder of its CLI's configuration files.
 import type { AgentConfig, Run } from '../../../shared/contract';
-import { type StewardServer, createConfigDir, leftoverConfigDirs, mcpUrlOf, removeConfigDir, stewardToolsOn } from '../agents/steward-server';
+import { type StewardServer, createRunDir, leftoverRunDirs, mcpUrlOf, removeRunDir, stewardToolsOn } from '../agents/steward-server';
 import type { Logger } from '../logger';
 
 export interface RunKeys {
@@ -12,18 +12,18 @@ export interface RunKeys {
   revoke(runId: string | null): void;
 }
 
-export function createStewardGrants(runKeys: RunKeys, apiUrl: () => string, logger: Logger) {
+export function createStewardGrants(runKeys: RunKeys, apiUrl: () => string, logger: Logger, runsDir: string) {
   const servers = new Map<string, StewardServer>();
   return {
     /** Steward's server for this run, or undefined when its agent does not get Steward's tools. */
     grant(run: Run, agent: AgentConfig): StewardServer | undefined {
       if (agent.provider !== 'command' || !stewardToolsOn(agent)) return undefined;
-      const configDir = createConfigDir(run.id);
+      const configDir = createRunDir(runsDir, run.id);
       let key: string;
       try {
         key = runKeys.issue(run);
       } catch (error) {
-        removeConfigDir(configDir);
+        removeRunDir(configDir);
         throw error;
       }
       const server: StewardServer = { url: mcpUrlOf(apiUrl()), key, configDir, atEnd: [] };
@@ -49,13 +49,13 @@ export function createStewardGrants(runKeys: RunKeys, apiUrl: () => string, logg
           logger.warn({ err: error, runId }, 'could not tidy up after a run with Steward\'s tools');
         }
       }
-      removeConfigDir(server.configDir);
+      removeRunDir(server.configDir);
     },
 
-    /** At start: no run is running, so no run's key may still work, nor the files of the runs Steward stopped in (`interrupted`) stay. */
+    /** At start: no run is running, so no run's key may still work, nor the folders of the runs Steward stopped in (`interrupted`) stay. */
     endAll(interrupted: string[]): void {
       runKeys.revoke(null);
-      for (const runId of interrupted) for (const dir of leftoverConfigDirs(runId)) removeConfigDir(dir);
+      for (const runId of interrupted) for (const dir of leftoverRunDirs(runsDir, runId)) removeRunDir(dir);
     },
   };
 }

@@ -32,8 +32,6 @@ export interface PolicyInput {
   workspaceDir: string;
   dataDir: string;
   otherWorkspaces: string[];
-  /** The folders of other runs (their configuration files hold their keys). */
-  otherRuns?: string[] | undefined;
   /** The run's own configuration folder (Steward's MCP server), when it has one. */
   runDir?: string | undefined;
   /** Steward's /mcp, when the run has Steward's tools. */
@@ -69,7 +67,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   const writable = unique([workspaceDir, ...needs.state, ...(input.runDir ? [input.runDir] : []), ...sandbox.writeAllow].map(resolve));
   const preset = input.agent.provider === 'command' ? input.agent.preset : 'openai';
   const hidden = unique(
-    [...credentialStores(home), input.dataDir, ...input.otherWorkspaces, ...(input.otherRuns ?? []), ...otherAgentsState(preset, input.env, home), ...serviceSockets, ...(input.env.XDG_RUNTIME_DIR ? [input.env.XDG_RUNTIME_DIR] : [])]
+    [...credentialStores(home), input.dataDir, ...input.otherWorkspaces, ...otherAgentsState(preset, input.env, home), ...serviceSockets, ...(input.env.XDG_RUNTIME_DIR ? [input.env.XDG_RUNTIME_DIR] : [])]
       .map(resolve)
       // What the run must write is never hidden by Steward's own rules (a workspace shared by two
       // instances); what lies inside a hidden folder (a HOME inside the data folder) is mounted back over it.

@@ -3,9 +3,9 @@
 // process of the run goes through `wrap`: the CLI, the built-in agent's shell commands, its MCP
 // servers. `close` ends the ways out and removes the folder.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type net from 'node:net';
+import { createRunDir } from '../agents/steward-server';
 import { type Bridges, bubblewrapArgs } from './bubblewrap';
 import { type Denial, openEgress } from './egress';
 import type { SandboxSupport } from './host-support';
@@ -26,9 +26,6 @@ export interface SandboxRun {
   wrap(command: string, args: string[], env: NodeJS.ProcessEnv): Wrapped;
   close(): Promise<void>;
 }
-
-/** The sandbox's run folder: found by this prefix after a crash, like the run's configuration folder. */
-export const sandboxDirPrefix = (runId: string) => `steward-${runId}-`;
 
 const defaultProxyPort = 3128;
 
@@ -59,8 +56,9 @@ function listenOn(server: net.Server, target: string | number): Promise<void> {
   });
 }
 
-export async function openSandbox(policy: SandboxPolicy, support: Extract<SandboxSupport, { ok: true }>, options: { runId: string; onDenied(denial: Denial): void }): Promise<SandboxRun> {
-  const hostDir = fs.mkdtempSync(path.join(os.tmpdir(), sandboxDirPrefix(options.runId)));
+/** `runsDir`: where the run's private folder goes (found after a crash by the run's id, like its configuration folder). */
+export async function openSandbox(policy: SandboxPolicy, support: Extract<SandboxSupport, { ok: true }>, options: { runId: string; runsDir: string; onDenied(denial: Denial): void }): Promise<SandboxRun> {
+  const hostDir = createRunDir(options.runsDir, options.runId);
   const ports = loopbackPorts(policy.network);
   const needsProxy = policy.network.some((rule) => !isLoopback(rule.host));
   const listening: Promise<void>[] = [];
