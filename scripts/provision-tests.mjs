@@ -1,5 +1,6 @@
 // First step of `npm test`: installs the system programs some suites drive (Debian's Chromium for
-// the end-to-end suite, OpenSSH's server and client for the SSH tunnel suite) with apt-get, when
+// the end-to-end suite, OpenSSH's server and client for the SSH tunnel suite, bubblewrap and socat
+// for sandboxed instances) with apt-get, when
 // they are missing and this is a Debian or Ubuntu machine we are root on. Anywhere else, or when
 // the install fails, it leaves them be: those suites then skip themselves with one line naming
 // what to install (test/support/requirements.ts), and fail under CI. STEWARD_TEST_PROVISION=0 turns
@@ -22,6 +23,10 @@ const sshClient = onPath('ssh') && onPath('ssh-keygen');
 const wanted = [
   // A Chromium of one's own (CHROMIUM_PATH) is never replaced by Debian's.
   { why: 'the end-to-end suite drives Chromium', packages: process.env.CHROMIUM_PATH || executable('/usr/bin/chromium') ? [] : ['chromium'] },
+  {
+    why: 'sandboxed instances run their agents in bubblewrap, bridged by socat',
+    packages: [onPath('bwrap') ? [] : ['bubblewrap'], onPath('socat') ? [] : ['socat']].flat(),
+  },
   {
     why: 'the SSH tunnel suite runs a real sshd',
     packages: executable('/usr/sbin/sshd') ? (sshClient ? [] : ['openssh-client']) : ['openssh-server', 'openssh-client'],

@@ -95,7 +95,7 @@ describe('GET /api/events', () => {
     const lines = stream.events
       .filter((event) => event.event === 'activity')
       .map((event) => ({ id: event.id, ...(JSON.parse(event.data) as { seq: number; displayText: string; instanceName: string; kind: string; runId: string | null }) }));
-    expect(lines[0]).toMatchObject({ displayText: 'Ready: custom:cat', runId: null });
+    expect(lines[0]).toMatchObject({ displayText: expect.stringMatching(/^Ready: custom:cat · sandbox/), runId: null });
     expect(lines.filter((line) => line.runId === run.id).map((line) => [line.kind, line.displayText])).toEqual([
       ['user', 'ping over SSE'],
       ['assistant', 'ping over SSE'],

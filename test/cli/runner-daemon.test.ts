@@ -1,6 +1,6 @@
 // The daemon killed with SIGKILL mid-run and started again: the run is interrupted, an
 // automation's run is queued once more, and nothing that was queued is lost.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,7 +38,9 @@ describe('the daemon killed mid-run', () => {
 
     daemon.process.kill('SIGKILL');
     await new Promise((resolve) => daemon.process.once('exit', resolve));
-    execFileSync('pkill', ['-f', 'sleep 45.25']); // the orphaned agent of the killed daemon
+    // The agent ran sandboxed, so it died with its daemon (bubblewrap's --die-with-parent): no orphan is left.
+    for (let i = 0; i < 50 && spawnSync('pgrep', ['-f', 'sleep 45.25']).status === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(spawnSync('pgrep', ['-f', 'sleep 45.25']).status).toBe(1);
     fs.writeFileSync(path.join(instance.workspaceDir, 'go'), '');
 
     daemon = await startDaemon(dir);

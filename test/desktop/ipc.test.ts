@@ -66,7 +66,7 @@ describe('the IPC bridge', () => {
     const instance = (await bridge.call('instances.create', { body: { name: 'Bridge echo', agent: { provider: 'command', preset: 'custom', command: 'cat' } } })) as { ok: true; value: { instance: { id: string } } };
     await t.core.services.instances.idle();
     expect(seen).toContainEqual({ type: 'instance', instance: expect.objectContaining({ id: instance.value.instance.id, status: 'running' }) });
-    expect(seen).toContainEqual({ type: 'activity', seq: expect.any(Number), event: expect.objectContaining({ displayText: 'Ready: custom:cat', instanceName: 'Bridge echo' }) });
+    expect(seen).toContainEqual({ type: 'activity', seq: expect.any(Number), event: expect.objectContaining({ displayText: expect.stringMatching(/^Ready: custom:cat · sandbox/), instanceName: 'Bridge echo' }) });
     stop();
     expect(electron.listenerCount(ipcChannels.event)).toBe(0);
     unsubscribe();

@@ -57,7 +57,7 @@ describe('the onboarding card', () => {
     expect(form.textContent).toContain('The prompt goes to its stdin.');
     fireEvent.click(within(form).getByRole('button', { name: 'Use this agent' }));
     const status = within(card).getByRole('status', { name: 'Steward status' });
-    await waitFor(() => expect(status.textContent).toBe('Ready: custom:sh'));
+    await waitFor(() => expect(status.textContent).toMatch(/^Ready: custom:sh · sandbox \(bubblewrap /));
     const steward = ((await t.api('GET', '/api/instances')).body.instances as Instance[]).find((each) => each.isDefault)!;
     expect(steward.agent).toEqual({ provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'echo "you said: $(cat)"'] });
     expect((await t.api('GET', '/api/settings')).body.settings.defaultAgent).toEqual(steward.agent);

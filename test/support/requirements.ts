@@ -48,6 +48,13 @@ const suites = {
       { what: 'the folder /run/sshd', present: privilegeSeparationDir, install: 'mkdir /run/sshd as root' },
     ],
   },
+  sandbox: {
+    suite: 'the sandbox suite',
+    needs: [
+      { what: 'bubblewrap (bwrap)', present: () => onPath('bwrap'), install: 'apt-get install bubblewrap' },
+      { what: 'socat', present: () => onPath('socat'), install: 'apt-get install socat' },
+    ],
+  },
 } satisfies Record<string, { suite: string; needs: Need[] }>;
 
 const requiredByCi = process.env.CI !== undefined && !['', '0', 'false'].includes(process.env.CI);

@@ -95,7 +95,7 @@ export function endpointsIn(env: NodeJS.ProcessEnv, texts: string[]): NetworkRul
   }
   for (const text of texts) {
     for (const match of text.matchAll(endpointSetting)) {
-      const rule = endpointRule(match[2]!);
+      const rule = endpointRule(match[2]);
       if (rule) rules.push(rule);
     }
   }

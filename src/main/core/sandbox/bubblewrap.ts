@@ -19,6 +19,8 @@ export interface Bridges {
   proxyPort: number | undefined;
   /** Loopback ports forwarded to the machine's own. */
   ports: number[];
+  /** socat's full path: the agent's PATH may not hold it. */
+  socat: string;
 }
 
 type Mount = { path: string; kind: 'hide' | 'write' | 'deny' };
@@ -62,13 +64,18 @@ export function bridgeScript(bridges: Bridges): string {
   ];
   if (listeners.length === 0) return 'exec "$@"';
   const quiet = '</dev/null >/dev/null 2>&1 &';
+  const socat = `'${bridges.socat.replace(/'/g, `'\\''`)}'`;
   const lines = listeners.flatMap(({ port, socket }) => [
-    `socat TCP4-LISTEN:${port},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${bridgeDir}/${socket} ${quiet}`,
-    `socat TCP6-LISTEN:${port},bind=[::1],ipv6only=1,reuseaddr,fork UNIX-CONNECT:${bridgeDir}/${socket} ${quiet}`,
+    `${socat} TCP4-LISTEN:${port},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${bridgeDir}/${socket} ${quiet}`,
+    `${socat} TCP6-LISTEN:${port},bind=[::1],ipv6only=1,reuseaddr,fork UNIX-CONNECT:${bridgeDir}/${socket} ${quiet}`,
   ]);
-  // A command started before its bridges listen would find its endpoints refused: wait (bounded) for each.
-  const ready = listeners.map(({ port }) => `grep -q ':${hexPort(port)} 00000000:0000 0A' /proc/net/tcp`).join(' && ');
-  return [...lines, `n=0; until ${ready}; do n=$((n+1)); [ $n -lt 3000 ] || break; done`, 'exec "$@"'].join('\n');
+  // A command started before its bridges listen would find its endpoints refused: wait (bounded)
+  // until /proc/net/tcp shows each listening (state 0A), with the shell's builtins alone.
+  const listening = [
+    'listening() { while read -r _ local _ state _; do [ "$state" = 0A ] && [ "${local##*:}" = "$1" ] && return 0; done < /proc/net/tcp; return 1; }',
+  ];
+  const ready = listeners.map(({ port }) => `listening ${hexPort(port)}`).join(' && ');
+  return [...lines, ...listening, `n=0; until ${ready}; do n=$((n+1)); [ $n -lt 5000 ] || break; done`, 'exec "$@"'].join('\n');
 }
 
 /** The bwrap arguments that run `command args` under the policy, from the workspace. */

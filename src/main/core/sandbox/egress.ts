@@ -59,7 +59,8 @@ const refusal = (host: string, port: number, why: string) => `Steward's sandbox 
 
 function proxyServer(options: EgressOptions, sockets: Set<net.Socket>): http.Server {
   const denied = (host: string, port: number, why: string) => options.onDenied({ host, port, why });
-  const server = http.createServer(async (request, response) => {
+  const server = http.createServer((request, response) => void forward(request, response));
+  async function forward(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     let url: URL;
     try {
       url = new URL(request.url ?? '');
@@ -79,18 +80,19 @@ function proxyServer(options: EgressOptions, sockets: Set<net.Socket>): http.Ser
     const headers: http.OutgoingHttpHeaders = { ...request.headers, host: url.host };
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
-    const forward = http.request({ host: target.address, port, method: request.method, path: `${url.pathname}${url.search}`, headers });
-    forward.on('response', (answer) => {
+    const upstream = http.request({ host: target.address, port, method: request.method, path: `${url.pathname}${url.search}`, headers });
+    upstream.on('response', (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
       pipeline(answer, response, () => undefined);
     });
-    forward.on('error', (error) => {
+    upstream.on('error', (error) => {
       if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
       response.end(`Steward's sandbox proxy could not reach ${host}:${port}: ${error.message}\n`);
     });
-    pipeline(request, forward, () => undefined);
-  });
-  server.on('connect', async (request: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+    pipeline(request, upstream, () => undefined);
+  }
+  server.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => void tunnel(request, client, head));
+  async function tunnel(request: http.IncomingMessage, client: net.Socket, head: Buffer): Promise<void> {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     client.on('error', () => undefined);
@@ -110,7 +112,7 @@ function proxyServer(options: EgressOptions, sockets: Set<net.Socket>): http.Ser
       pipeline(client, upstream, client, () => undefined);
     });
     upstream.once('error', (error) => refuse(client, '502 Bad Gateway', `Steward's sandbox proxy could not reach ${rule.host}:${rule.port}: ${error.message}\n`));
-  });
+  }
   return server;
 }
 

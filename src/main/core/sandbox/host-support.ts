@@ -19,14 +19,17 @@ function run(file: string, args: string[]): Promise<{ code: number | null; outpu
   });
 }
 
+/** Where the system's own programs are, whatever PATH Steward was started with. */
+const systemPath = () => [process.env.PATH, '/usr/local/bin', '/usr/bin', '/bin'].filter(Boolean).join(':');
+
 async function checkLinux(): Promise<SandboxSupport> {
-  const bwrap = findExecutable('bwrap', process.env.PATH);
-  const socat = findExecutable('socat', process.env.PATH);
+  const bwrap = findExecutable('bwrap', systemPath());
+  const socat = findExecutable('socat', systemPath());
   const missing = [!bwrap && 'bubblewrap', !socat && 'socat'].filter(Boolean);
   if (!bwrap || !socat) {
     return { ok: false, reason: `This machine cannot sandbox: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed. Install ${missing.length > 1 ? 'them' : 'it'} (apt-get install bubblewrap socat, dnf install bubblewrap socat), ${offRemedy}.` };
   }
-  const trial = await run(bwrap, ['--die-with-parent', '--unshare-all', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', 'true']);
+  const trial = await run(bwrap, ['--die-with-parent', '--unshare-all', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '/bin/sh', '-c', 'exit 0']);
   if (trial.code !== 0) {
     const said = trial.output.split('\n').at(-1) || `exit ${trial.code}`;
     return { ok: false, reason: `bubblewrap cannot make a sandbox here (${said}): the kernel must allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu, kernel.apparmor_restrict_unprivileged_userns=0), ${offRemedy}.` };

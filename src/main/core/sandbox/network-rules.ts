@@ -25,7 +25,7 @@ export function parseRule(text: string): NetworkRule | undefined {
     }
   }
   const bracketed = /^\[([0-9a-f:.]+)\](?::(\d+))?$/.exec(value);
-  if (bracketed) return { host: bracketed[1]!, port: bracketed[2] === undefined ? undefined : Number(bracketed[2]) };
+  if (bracketed) return { host: bracketed[1], port: bracketed[2] === undefined ? undefined : Number(bracketed[2]) };
   if (net.isIPv6(value)) return { host: value, port: undefined };
   const [host, port, extra] = value.split(':');
   if (!host || extra !== undefined || (port !== undefined && !/^\d+$/.test(port))) return undefined;
@@ -38,7 +38,7 @@ export function isLoopback(host: string): boolean {
   if (bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || bare === '0.0.0.0' || bare === '::') return true;
   if (net.isIPv4(bare)) return bare.startsWith('127.');
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
-  return mapped !== null && mapped[1]!.startsWith('127.');
+  return mapped !== null && mapped[1].startsWith('127.');
 }
 
 function hostMatches(pattern: string, host: string): boolean {

@@ -64,7 +64,7 @@ export async function openSandbox(policy: SandboxPolicy, support: Extract<Sandbo
   const listening: Promise<void>[] = [];
   const servers = new Map<string, net.Server>();
   const linux = process.platform === 'linux';
-  const egress = openEgress({ rules: policy.network, stewardPort: policy.stewardPort, onDenied: options.onDenied }, linux ? ports : [], (server, name) => {
+  const egress = openEgress({ rules: policy.network, stewardPort: policy.stewardPort, onDenied: (denial) => options.onDenied(denial) }, linux ? ports : [], (server, name) => {
     servers.set(name, server);
     listening.push(listenOn(server, linux ? path.join(hostDir, name) : 0));
   });
@@ -83,7 +83,7 @@ export async function openSandbox(policy: SandboxPolicy, support: Extract<Sandbo
     let proxyPort: number | undefined = defaultProxyPort;
     while (ports.includes(proxyPort)) proxyPort++;
     if (!needsProxy) proxyPort = undefined;
-    const bridges: Bridges = { hostDir, proxyPort, ports };
+    const bridges: Bridges = { hostDir, proxyPort, ports, socat: support.socat! };
     return {
       tool: support.tool,
       policy,
