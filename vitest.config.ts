@@ -19,15 +19,12 @@ class ClockWaitersFirst extends BaseSequencer {
   }
 }
 
-/**
- * Tests keep their folders (data, workspaces, fake CLIs) where a user's are, outside /tmp: a
- * sandboxed run has a private /tmp and would not see them there.
- */
 const testTmp = path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir(), 'steward-tests');
 fs.mkdirSync(testTmp, { recursive: true });
 
 export default defineConfig({
   test: {
+    // Folders where a user's are, outside /tmp: a sandboxed run has a private /tmp and would not see them there.
     env: { TMPDIR: testTmp },
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // The real-CLI conformance suite has its own config and command (npm run test:agents).

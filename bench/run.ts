@@ -2,6 +2,7 @@
 import { activityBench } from './activity';
 import { dispatchBench } from './dispatch';
 import { mcpBench } from './mcp';
+import { sandboxBench } from './sandbox';
 import { schedulerBench } from './scheduler';
 import { startupBench } from './startup';
 import { triggerIngest } from './trigger-ingest';
@@ -13,6 +14,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   activity: activityBench,
   startup: startupBench,
   mcp: mcpBench,
+  sandbox: sandboxBench,
 };
 
 const only = process.argv[2];

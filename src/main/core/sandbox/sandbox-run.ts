@@ -38,7 +38,9 @@ export function sandboxEnv(env: NodeJS.ProcessEnv, proxyPort: number | undefined
     Object.assign(inside, { HTTP_PROXY: proxy, HTTPS_PROXY: proxy, http_proxy: proxy, https_proxy: proxy });
   }
   // Loopback ports the run was given listen inside; the rest of loopback is the sandbox's own, and empty.
-  Object.assign(inside, { NO_PROXY: 'localhost,127.0.0.1,::1', no_proxy: 'localhost,127.0.0.1,::1', NODE_USE_ENV_PROXY: '1', TMPDIR: tmpDir });
+  Object.assign(inside, { NO_PROXY: 'localhost,127.0.0.1,::1', no_proxy: 'localhost,127.0.0.1,::1', NODE_USE_ENV_PROXY: '1' });
+  // Temporary files go to the run's private folder, whatever folder the user gave the CLI for them.
+  for (const name of ['TMPDIR', 'TMP', 'TEMP', 'CLAUDE_CODE_TMPDIR']) inside[name] = tmpDir;
   // Claude Code lets itself skip permissions as root only in a sandbox, which this is.
   inside.IS_SANDBOX = '1';
   return inside;
