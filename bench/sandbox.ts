@@ -21,7 +21,7 @@ function exitOf(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: st
   });
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (value: number) => Math.round(value * 10) / 10;
 
 export async function sandboxBench(): Promise<Record<string, unknown>> {
@@ -59,7 +59,7 @@ export async function sandboxBench(): Promise<Record<string, unknown>> {
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
-  const added = sandboxed.map((each, index) => each - host[index]!);
+  const added = sandboxed.map((each, index) => each - host[index]);
   return {
     name: 'sandbox',
     tool: support.tool,

@@ -73,7 +73,7 @@ beforeAll(async () => {
   const agent = { provider: 'command', preset: 'opencode', args: ['--model', 'scripted/coder-1'], env: openCodeEnv(model.baseUrl) };
   const created = await agents.api('POST', '/api/instances', { name: 'OpenCode', agent });
   expect(created.status).toBe(201);
-  instance = created.body.instance;
+  instance = await agents.ready(created.body.instance.id);
 });
 
 afterAll(async () => {

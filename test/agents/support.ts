@@ -83,6 +83,8 @@ export async function startAgentDaemon(env: NodeJS.ProcessEnv = {}): Promise<Age
     async ready(instanceId) {
       for (const deadline = Date.now() + 30_000; ; ) {
         const { instance } = (await api('GET', `/api/instances/${instanceId}`)).body as { instance: Instance };
+        // Every CLI runs as a new instance gets it: sandboxed.
+        if (instance.status === 'running' && !instance.imageTag.includes(' · sandbox (')) throw new Error(`instance ${instanceId} is not sandboxed: ${instance.imageTag}`);
         if (instance.status !== 'provisioning') return instance;
         if (Date.now() > deadline) throw new Error(`instance ${instanceId} is still provisioning`);
         await new Promise((resolve) => setTimeout(resolve, 100));

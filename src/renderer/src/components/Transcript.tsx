@@ -2,10 +2,12 @@
 // view plus overscan are in the page, each measured once rendered), following the newest line
 // while the reader is at the bottom with a "Jump to latest" once they scroll up; a search that
 // keeps the matching messages, marks the match and counts them; long tool output cut to its first
-// lines until "Show all".
+// lines until "Show all"; a line saying the sandbox refused a host offers to allow it.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Message } from '../../../shared/contract';
+import { denialFromText } from '../lib/sandbox';
+import { AllowHost } from './AllowHost';
 import { firstLine, roleNames, toBlocks } from './Turns';
 
 type Block = ReturnType<typeof toBlocks>[number];
@@ -71,15 +73,18 @@ interface RowProps {
   roleName: Record<Message['role'], string>;
   opened: Set<string>;
   toggle: (key: string, open: boolean) => void;
+  /** The run's instance: where an "Allow <host>" adds the host. */
+  instanceId: string | undefined;
 }
 
-function Row({ block, query, roleName, opened, toggle }: RowProps) {
+function Row({ block, query, roleName, opened, toggle, instanceId }: RowProps) {
   if (block.kind === 'message') {
     const { message } = block;
     return (
       <div className={`message ${message.role}`} data-role={message.role}>
         <span className="role">{roleName[message.role]} · <time dateTime={message.createdAt}>{new Date(message.createdAt).toLocaleTimeString()}</time></span>
         <span className="content"><Highlighted text={message.content} query={query} /></span>
+        {message.role === 'system' && instanceId && <AllowHost instanceId={instanceId} denial={denialFromText(message.content)} />}
       </div>
     );
   }
@@ -103,7 +108,7 @@ function useUserScrolling() {
   return { mark, recent: () => Date.now() - last.current < 1000 };
 }
 
-export function Transcript({ messages, label = 'Transcript', userName }: { messages: Message[]; label?: string; userName?: string }) {
+export function Transcript({ messages, label = 'Transcript', userName, instanceId }: { messages: Message[]; label?: string; userName?: string; instanceId?: string }) {
   const roleName = useMemo(() => ({ ...roleNames, ...(userName ? { user: userName } : {}) }), [userName]);
   const [query, setQuery] = useState('');
   const [opened, setOpened] = useState<Set<string>>(() => new Set());
@@ -150,7 +155,7 @@ export function Transcript({ messages, label = 'Transcript', userName }: { messa
   // A search starts from the top of what it found; clearing it goes back to the newest line.
   useEffect(() => setFollowing(!query), [query]);
 
-  const renderRow = (block: Block) => <Row block={block} query={query.trim()} roleName={roleName} opened={opened} toggle={toggle} />;
+  const renderRow = (block: Block) => <Row block={block} query={query.trim()} roleName={roleName} opened={opened} toggle={toggle} instanceId={instanceId} />;
 
   return (
     <div className="transcript">

@@ -1,12 +1,17 @@
-// Instances: the list, create, rename, avatar and agent, start and stop.
-import type { AgentConfig, Instance } from '../../../shared/contract';
+// Instances: the list, create, rename, avatar, agent and sandbox, start and stop; a sandbox switched
+// on or off, and a refused host allowed, in one step each.
+import type { AgentConfig, Instance, SandboxConfig, SandboxMode } from '../../../shared/contract';
 import type { Slice } from '.';
 
 export interface InstancesSlice {
   instances: Instance[];
   loadInstances: () => Promise<void>;
   createInstance: (body: Record<string, unknown>) => Promise<Instance>;
-  updateInstance: (id: string, body: { name?: string; avatarUrl?: string; agent?: AgentConfig }) => Promise<Instance>;
+  updateInstance: (id: string, body: { name?: string; avatarUrl?: string; agent?: AgentConfig; sandbox?: SandboxConfig }) => Promise<Instance>;
+  /** The sandbox on or off, the rest of it as it is. */
+  setSandboxMode: (id: string, mode: SandboxMode) => Promise<Instance>;
+  /** Adds a rule to the sandbox's network unless it is there already (`added` says which). */
+  allowHost: (id: string, rule: string) => Promise<{ instance: Instance; added: boolean }>;
   setInstanceRunning: (id: string, running: boolean) => Promise<Instance>;
   deleteInstance: (id: string) => Promise<void>;
   /** From a live event. */
@@ -33,6 +38,18 @@ export const instancesSlice: Slice<InstancesSlice> = (set, get) => {
     },
     async updateInstance(id, body) {
       return put((await get().client.call('instances.update', { params: { id }, body })).instance);
+    },
+    // Both read the sandbox as the server has it now: a PATCH replaces the whole of it, so an edit
+    // made meanwhile elsewhere (another window, the API) is kept rather than overwritten.
+    async setSandboxMode(id, mode) {
+      const { instance } = await get().client.call('instances.get', { params: { id } });
+      if (instance.sandbox.mode === mode) return put(instance);
+      return get().updateInstance(id, { sandbox: { ...instance.sandbox, mode } });
+    },
+    async allowHost(id, rule) {
+      const { instance } = await get().client.call('instances.get', { params: { id } });
+      if (instance.sandbox.network.includes(rule)) return { instance: put(instance), added: false };
+      return { instance: await get().updateInstance(id, { sandbox: { ...instance.sandbox, network: [...instance.sandbox.network, rule] } }), added: true };
     },
     async setInstanceRunning(id, running) {
       return put((await get().client.call(running ? 'instances.start' : 'instances.stop', { params: { id } })).instance);

@@ -1,12 +1,14 @@
 // Activity: filters on the left (time window, kind, instance, reset; applied by the server, and to
 // live lines as they arrive), the stream on the right with new lines arriving live and older pages
-// on demand; cron and hook tags show where a line came from. On a first start, the
-// onboarding card above it.
+// on demand; cron and hook tags show where a line came from, and a host the sandbox refused has its
+// "Allow" beside the line. On a first start, the onboarding card above it.
 import { useMemo } from 'react';
 import { activityKinds } from '../../../shared/contract';
+import { AllowHost } from '../components/AllowHost';
 import { Avatar, Empty, ErrorLine, useAction } from '../components/ui';
 import { type ActivityFilters, isUnfiltered, noFilters, timeWindows } from '../lib/activity-filters';
 import { useApp } from '../lib/app-context';
+import { denialFromRaw } from '../lib/sandbox';
 import { OnboardingGate } from './Onboarding';
 
 export { filterActivity, noFilters, timeWindows, type ActivityFilters } from '../lib/activity-filters';
@@ -72,6 +74,7 @@ export function Activity() {
                   {line.label && <span className={`tag ${line.label}`}>{line.label}</span>}
                   <span className="tag">{line.kind}</span>
                   {line.runId ? <a href={`#/runs/${line.runId}`}>{line.displayText}</a> : line.displayText}
+                  {line.kind === 'system' && <AllowHost instanceId={line.instanceId} denial={denialFromRaw(line.raw)} />}
                 </span>
               </div>
               );

@@ -1,48 +1,13 @@
-// Instances: cards with avatar, name, status, image tag and fqdn; rename, avatar, "Edit agent"
-// (the same agent form as a new instance; a change is probed again); start and stop; chat.
+// Instances: cards with avatar, name, status, sandbox, image tag and fqdn; rename, avatar, "Edit
+// agent" (the same agent and sandbox form as a new instance; a change is probed again), "Sandbox it"
+// for one that runs unsandboxed; start and stop; chat.
 import { useState } from 'react';
-import type { AgentConfig, Instance } from '../../../shared/contract';
-import { AgentFields, describeAgent } from '../components/AgentFields';
-import { Avatar, Badge, ConfirmButton, ErrorLine, Field, useAction } from '../components/ui';
+import type { Instance } from '../../../shared/contract';
+import { describeAgent } from '../components/AgentFields';
+import { AgentEditor, NewInstance } from '../components/InstanceForms';
+import { SandboxBadge, SandboxIt } from '../components/InstanceSandbox';
+import { Avatar, Badge, ConfirmButton, ErrorLine, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
-
-function NewInstance({ onDone }: { onDone: () => void }) {
-  const { createInstance, settings } = useApp();
-  const [name, setName] = useState('');
-  const [agent, setAgent] = useState<AgentConfig>(settings?.defaultAgent ?? { provider: 'command', preset: 'claude-code' });
-  const action = useAction();
-  return (
-    <form className="card" aria-label="New instance" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await createInstance({ name, agent }); onDone(); }); }}>
-      <Field label="Name" error={action.errorFor('name')}>
-        <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Home server" />
-      </Field>
-      <AgentFields agent={agent} onChange={setAgent} errorFor={action.errorFor} />
-      <ErrorLine message={action.generalError(['name', 'agent'])} />
-      <div className="bar">
-        <button className="primary" type="submit" disabled={action.busy}>Create instance</button>
-        <button type="button" onClick={onDone}>Cancel</button>
-      </div>
-    </form>
-  );
-}
-
-/** "Edit agent": the instance's agent in the same form as a new instance's; saving probes it again. */
-function AgentEditor({ instance, onDone }: { instance: Instance; onDone: () => void }) {
-  const { updateInstance } = useApp();
-  const [agent, setAgent] = useState<AgentConfig>(instance.agent);
-  const action = useAction();
-  return (
-    <form className="card nested" aria-label={`Agent of ${instance.name}`} onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { agent }); onDone(); }); }}>
-      <AgentFields agent={agent} onChange={setAgent} errorFor={action.errorFor} />
-      <div className="hint">Saving checks the agent again; a run already running finishes on the agent it started with, the next runs use this one.</div>
-      <ErrorLine message={action.generalError(['agent'])} />
-      <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>
-        <button className="primary" type="submit" disabled={action.busy}>Save agent</button>
-        <button type="button" onClick={onDone}>Cancel</button>
-      </div>
-    </form>
-  );
-}
 
 function Card({ instance }: { instance: Instance }) {
   const { updateInstance, setInstanceRunning, deleteInstance, navigate } = useApp();
@@ -66,9 +31,13 @@ function Card({ instance }: { instance: Instance }) {
           )}
           <div className="hint mono">{instance.fqdn}</div>
         </div>
-        <Badge status={instance.status} />
+        <div className="badges">
+          <Badge status={instance.status} />
+          <SandboxBadge instance={instance} />
+        </div>
       </div>
       <div className="hint">Agent: <span className="mono">{describeAgent(instance.agent)}</span> {instance.imageTag && <>· <code>{instance.imageTag}</code></>}</div>
+      <SandboxIt instance={instance} />
       {instance.statusReason && <div className="error">{instance.statusReason}</div>}
       <ErrorLine message={action.error?.message} />
       <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>

@@ -1,14 +1,17 @@
 // The first start, on the Activity view until a run has succeeded: which agents this machine
 // offers (CLIs on PATH with their versions, an OpenAI-compatible server with its models), one
 // chosen for the default instance (or any command with arguments, or a server URL and model), and a
-// first prompt answered inline.
+// first prompt answered inline. The agent stays sandboxed; where this machine cannot sandbox, the
+// card says why and offers running it unsandboxed as an explicit choice.
 import { useEffect, useState } from 'react';
 import { type AgentConfig, type AgentDetection, defaultOpenAiBaseUrl } from '../../../shared/contract';
 import { AgentFields, describeAgent, presetNames } from '../components/AgentFields';
 import { Composer } from '../components/Composer';
+import { CannotSandbox, SandboxIt } from '../components/InstanceSandbox';
 import { Turns } from '../components/Turns';
 import { Badge, ErrorLine, useAction } from '../components/ui';
 import { useApp } from '../lib/app-context';
+import { cannotSandbox } from '../lib/sandbox';
 
 type Choice = `preset:${keyof typeof presetNames}` | 'openai' | 'custom';
 
@@ -114,6 +117,11 @@ export function Onboarding({ onStarted }: { onStarted: () => void }) {
       {detection ? <Detected detection={detection} onAgain={() => void detecting.run(() => detectAgents(serverUrl))} busy={detecting.busy} /> : <div className="hint">Looking…</div>}
       <ErrorLine message={detecting.error?.message} />
       <h3>2. The agent of {steward.name}</h3>
+      {steward.sandbox.mode === 'sandbox' ? (
+        <p>It runs sandboxed: the agent sees only its workspace and the hosts you allow, nothing else of this machine.</p>
+      ) : (
+        <SandboxIt instance={steward} />
+      )}
       <form aria-label={`Agent of ${steward.name}`} onSubmit={(event) => { event.preventDefault(); void apply(); }}>
         <fieldset className="choices">
           <legend>Agent</legend>
@@ -138,8 +146,9 @@ export function Onboarding({ onStarted }: { onStarted: () => void }) {
         <div role="status" aria-label={`${steward.name} status`}>
           {steward.status === 'running' && <span className="ok">Ready: <code>{steward.imageTag}</code></span>}
           {steward.status === 'provisioning' && <span className="hint">Checking the agent…</span>}
-          {steward.status === 'error' && <span className="error">Not ready: {steward.statusReason}</span>}
+          {steward.status === 'error' && <span className="error">Not ready: {cannotSandbox(steward) ? 'this machine cannot sandbox the agent.' : steward.statusReason}</span>}
         </div>
+        <CannotSandbox instance={steward} />
       </form>
       <h3>3. A first prompt</h3>
       <Composer label="First prompt" placeholder="Say hello in one sentence." onSend={send} />

@@ -1,7 +1,8 @@
 // One run: its header (status, where it came from, linked; instance; queued, started, finished,
 // duration; tokens and cost when the agent reported them; the agent session it used or resumed),
 // why it waits while queued, re-run and cancel, and exactly its own messages, growing live (a
-// virtualized transcript with search, so a run of 10,000 lines stays light).
+// virtualized transcript with search, so a run of 10,000 lines stays light; a host its sandbox
+// refused is one click from allowed).
 import { useEffect, useState } from 'react';
 import type { Run } from '../../../shared/contract';
 import { Badge, Empty, ErrorLine, formatTime, useAction } from '../components/ui';
@@ -122,7 +123,7 @@ export function RunView({ id }: { id: string }) {
       ) : messages.length === 0 ? (
         <div className="hint">{run.status === 'queued' ? 'Nothing said yet: the run has not started.' : 'This run left no messages.'}</div>
       ) : (
-        <Transcript messages={messages} />
+        <Transcript messages={messages} instanceId={run.instanceId} />
       )}
       {run.status === 'queued' && (
         <details open>
