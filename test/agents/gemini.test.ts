@@ -43,7 +43,7 @@ beforeAll(async () => {
   const created = await agents.api('POST', '/api/instances', { name: 'Gemini', agent });
   expect(created.status).toBe(201);
   instance = await ready(created.body.instance.id);
-  expect([instance.status, instance.imageTag]).toEqual(['running', 'gemini@0.61.0']);
+  expect([instance.status, instance.imageTag]).toEqual(['running', expect.stringMatching(/^gemini@0\.61\.0 · sandbox \(bubblewrap /)]);
 });
 
 afterAll(async () => {

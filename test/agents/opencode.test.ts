@@ -204,6 +204,6 @@ describe('opencode', () => {
 
   it('names the CLI and its version on the instance', async () => {
     const { body } = await agents.api('GET', `/api/instances/${instance.id}`);
-    expect(body.instance).toMatchObject({ imageTag: 'opencode@1.18.33' });
+    expect(body.instance).toMatchObject({ imageTag: expect.stringMatching(/^opencode@1\.18\.33 · sandbox \(bubblewrap /) });
   });
 });

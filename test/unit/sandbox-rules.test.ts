@@ -169,3 +169,19 @@ describe('Seatbelt (macOS)', () => {
     expect(odd).toContain('(subpath "/Users/u/we\\"ird\\\\path")');
   });
 });
+
+describe.runIf(process.platform === 'linux')('a machine that cannot sandbox', () => {
+  it('is told what to install, or to turn the sandbox off: never run open', async () => {
+    const { checkSandboxSupport } = await import('../../src/main/core/sandbox/host-support');
+    const bin = tempDir('steward-no-bwrap-');
+    expect(await checkSandboxSupport(bin)).toEqual({
+      ok: false,
+      reason: 'This machine cannot sandbox: bubblewrap and socat are not installed. Install them (apt-get install bubblewrap socat, dnf install bubblewrap socat), or set the instance\'s sandbox to "off" to run its agent as you, unsandboxed.',
+    });
+    fs.writeFileSync(path.join(bin, 'socat'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(await checkSandboxSupport(bin)).toMatchObject({ ok: false, reason: expect.stringMatching(/^This machine cannot sandbox: bubblewrap is not installed\. Install it /) });
+    // A bwrap that cannot make its namespaces (a kernel without unprivileged user namespaces).
+    fs.writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+    expect(await checkSandboxSupport(bin)).toMatchObject({ ok: false, reason: expect.stringMatching(/^bubblewrap cannot make a sandbox here \(bwrap: No permissions to create new namespace\): the kernel must allow unprivileged user namespaces/) });
+  });
+});

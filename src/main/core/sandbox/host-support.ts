@@ -22,9 +22,9 @@ function run(file: string, args: string[]): Promise<{ code: number | null; outpu
 /** Where the system's own programs are, whatever PATH Steward was started with. */
 const systemPath = () => [process.env.PATH, '/usr/local/bin', '/usr/bin', '/bin'].filter(Boolean).join(':');
 
-async function checkLinux(): Promise<SandboxSupport> {
-  const bwrap = findExecutable('bwrap', systemPath());
-  const socat = findExecutable('socat', systemPath());
+async function checkLinux(searchPath: string): Promise<SandboxSupport> {
+  const bwrap = findExecutable('bwrap', searchPath);
+  const socat = findExecutable('socat', searchPath);
   const missing = [!bwrap && 'bubblewrap', !socat && 'socat'].filter(Boolean);
   if (!bwrap || !socat) {
     return { ok: false, reason: `This machine cannot sandbox: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed. Install ${missing.length > 1 ? 'them' : 'it'} (apt-get install bubblewrap socat, dnf install bubblewrap socat), ${offRemedy}.` };
@@ -38,8 +38,9 @@ async function checkLinux(): Promise<SandboxSupport> {
   return { ok: true, tool: `bubblewrap ${version}`, bwrap, socat };
 }
 
-async function check(): Promise<SandboxSupport> {
-  if (process.platform === 'linux') return checkLinux();
+/** Whether this machine can sandbox, finding its programs on `searchPath`. */
+export async function checkSandboxSupport(searchPath = systemPath()): Promise<SandboxSupport> {
+  if (process.platform === 'linux') return checkLinux(searchPath);
   if (process.platform === 'darwin') {
     return findExecutable('sandbox-exec', '/usr/bin') ? { ok: true, tool: 'Seatbelt' } : { ok: false, reason: `sandbox-exec was not found in /usr/bin, ${offRemedy}.` };
   }
@@ -49,7 +50,7 @@ async function check(): Promise<SandboxSupport> {
 /** What sandboxes here; a success is remembered, a failure asked again (the user may have installed what was missing). */
 export async function sandboxSupport(): Promise<SandboxSupport> {
   if (known?.ok) return known;
-  known = await check();
+  known = await checkSandboxSupport();
   return known;
 }
 
