@@ -166,7 +166,7 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
         const exitedWith = `The agent exited with ${signal ? `signal ${signal}` : `code ${code}`}`;
         const why = words ?? (killedByUs ? undefined : reportedFailure);
         const failure = code === 0 ? (killedByUs ? undefined : reportedFailure) : why && `${exitedWith}: ${why}`;
-        resolve({ code, signal, stderr, waitedForInput: stoppedAsking, failure });
+        resolve({ code, signal, stderr, waitedForInput: stoppedAsking, failure, failureShown: failure !== undefined && why === reportedFailure && reportedFailure !== undefined ? reportedFailure : undefined });
       });
     });
   });

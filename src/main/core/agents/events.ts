@@ -25,6 +25,8 @@ export interface AgentExit {
   waitedForInput?: string | undefined;
   /** Why it failed, in its own words (the built-in agent). */
   failure?: string | undefined;
+  /** The part of `failure` its stream already showed as a line of the run: the run's last line need not say it again. */
+  failureShown?: string | undefined;
 }
 
 export interface AgentProcess {

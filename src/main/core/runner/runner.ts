@@ -153,7 +153,10 @@ export function createRunner(deps: RunnerDeps) {
         if (!store.instances.get(run.instanceId)) return;
         store.runs.finish(run.id, status, finishedAt.toISOString(), error, stderr);
         const seconds = ((finishedAt.getTime() - Date.parse(run.startedAt ?? run.createdAt)) / 1000).toFixed(1);
-        line(run, 'system', `Run ${status.replace('_', ' ')} after ${seconds} s${error ? `: ${error}` : ''}`, { type: 'run.finished', runId: run.id, status, error });
+        // What the agent's stream already said is not said twice: the line keeps the rest (its exit code).
+        const shown = 'failureShown' in exit ? exit.failureShown : undefined;
+        const said = shown !== undefined && error?.endsWith(`: ${shown}`) ? error.slice(0, -shown.length - 2) : error;
+        line(run, 'system', `Run ${status.replace('_', ' ')} after ${seconds} s${said ? `: ${said}` : ''}`, { type: 'run.finished', runId: run.id, status, error });
         // A session the CLI could not resume (expired, deleted) would fail every later run of the thread too.
         if (status === 'failed' && run.resumedSessionId && !entry.sessionNamed) {
           conversations.forget(run);
