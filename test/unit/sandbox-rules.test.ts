@@ -185,3 +185,23 @@ describe.runIf(process.platform === 'linux')('a machine that cannot sandbox', ()
     expect(await checkSandboxSupport(bin)).toMatchObject({ ok: false, reason: expect.stringMatching(/^bubblewrap cannot make a sandbox here \(bwrap: No permissions to create new namespace\): the kernel must allow unprivileged user namespaces/) });
   });
 });
+
+describe("Steward's own trigger URLs", () => {
+  it('are refused from inside a sandbox even where every host is allowed: a run starts runs only through /mcp, where the depth limit sees them', async () => {
+    const { reachable } = await import('../../src/main/core/sandbox/egress');
+    const policy = sandboxPolicy({
+      sandbox: { mode: 'sandbox', network: ['*'], readDeny: [], writeAllow: [] },
+      agent: { provider: 'command', preset: 'custom', command: 'x' },
+      env: {},
+      home: '/home/u',
+      workspaceDir: '/w',
+      dataDir: '/d',
+      otherWorkspaces: [],
+      stewardPublicUrl: 'https://hooks.example.com',
+    });
+    expect(await reachable(policy.network, 'https://hooks.example.com/api/webhooks/trigger/abc', policy.refused)).toBe(
+      "it is Steward's own trigger listener, which a run reaches only through Steward's tools (/mcp)",
+    );
+    expect(await reachable(policy.network, 'http://hooks.example.com:8080/', policy.refused)).toMatch(/own trigger listener/);
+  });
+});

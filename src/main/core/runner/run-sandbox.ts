@@ -18,6 +18,8 @@ export interface RunSandboxDeps {
   dataDir: string;
   /** Where runs keep their private folders (the sandbox's sockets among them). */
   runsDir: string;
+  /** Steward's public URL while the tunnel is up. */
+  publicUrl: () => string | null;
 }
 
 export function createRunSandboxes(deps: RunSandboxDeps) {
@@ -39,6 +41,7 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
         otherWorkspaces: deps.store.instances.list().filter((other) => other.id !== instance.id).map((other) => other.workspaceDir),
         runDir: steward?.configDir,
         stewardUrl: steward?.url,
+        stewardPublicUrl: deps.publicUrl() ?? undefined,
       });
       // A CLI's state folder must exist to be mounted writable; one it has not made yet, it could not make inside.
       for (const folder of policy.writable) if (!/\.json$/.test(folder) && !fs.existsSync(folder) && folder !== policy.workspaceDir && !instance.sandbox.writeAllow.includes(folder)) fs.mkdirSync(folder, { recursive: true, mode: 0o700 });

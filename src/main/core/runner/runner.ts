@@ -69,6 +69,8 @@ export interface RunnerDeps {
   apiUrl: () => string;
   /** Steward's data folder: no sandboxed run sees it. */
   dataDir: string;
+  /** Steward's public URL while the tunnel is up: no sandboxed run reaches it. */
+  publicUrl: () => string | null;
 }
 
 export function createRunner(deps: RunnerDeps) {
@@ -86,7 +88,7 @@ export function createRunner(deps: RunnerDeps) {
   // The runs' private folders live in the data folder, out of every sandbox's sight.
   const runsDir = path.join(deps.dataDir, 'runs');
   const grants = createStewardGrants(deps.runKeys, deps.apiUrl, logger, runsDir);
-  const sandboxes = createRunSandboxes({ store, dataDir: deps.dataDir, runsDir });
+  const sandboxes = createRunSandboxes({ store, dataDir: deps.dataDir, runsDir, publicUrl: deps.publicUrl });
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labelOf(run), displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });

@@ -17,6 +17,8 @@ export interface Denial {
 
 export interface EgressOptions {
   rules: readonly NetworkRule[];
+  /** Refused whatever `rules` say. */
+  refused?: readonly NetworkRule[] | undefined;
   /** Steward's port on loopback: through it only /mcp is served. */
   stewardPort?: number | undefined;
   onDenied(denial: Denial): void;
@@ -30,8 +32,9 @@ export interface Egress {
 }
 
 /** The address to dial for host:port, or why not. */
-async function destination(host: string, port: number, rules: readonly NetworkRule[]): Promise<{ address: string } | { why: string }> {
+async function destination(host: string, port: number, rules: readonly NetworkRule[], refused: readonly NetworkRule[] = []): Promise<{ address: string } | { why: string }> {
   const bare = host.replace(/^\[|\]$/g, '');
+  if (allows(refused, bare, port)) return { why: "it is Steward's own trigger listener, which a run reaches only through Steward's tools (/mcp)" };
   if (!allows(rules, bare, port)) return { why: "it is not in this instance's network list" };
   if (isLoopback(bare)) return { address: bare === 'localhost' ? '127.0.0.1' : bare };
   if (net.isIP(bare)) return forbiddenResolution(bare) ? { why: 'link-local addresses are never reachable' } : { address: bare };
@@ -44,10 +47,10 @@ async function destination(host: string, port: number, rules: readonly NetworkRu
 }
 
 /** Why a run may not fetch `url`, or undefined when it may (the built-in agent's http tool asks). */
-export async function reachable(rules: readonly NetworkRule[], url: string): Promise<string | undefined> {
+export async function reachable(rules: readonly NetworkRule[], url: string, refused: readonly NetworkRule[] = []): Promise<string | undefined> {
   const target = new URL(url);
   const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
-  const found = await destination(target.hostname, port, rules);
+  const found = await destination(target.hostname, port, rules, refused);
   return 'why' in found ? found.why : undefined;
 }
 
@@ -71,7 +74,7 @@ function proxyServer(options: EgressOptions, sockets: Set<net.Socket>): http.Ser
     }
     const port = Number(url.port || 80);
     const host = url.hostname;
-    const target = await destination(host, port, options.rules);
+    const target = await destination(host, port, options.rules, options.refused);
     if ('why' in target) {
       denied(host, port, target.why);
       response.writeHead(403, { 'content-type': 'text/plain' }).end(refusal(host, port, target.why));
@@ -98,7 +101,7 @@ function proxyServer(options: EgressOptions, sockets: Set<net.Socket>): http.Ser
     client.on('error', () => undefined);
     const rule = parseRule(request.url ?? '');
     if (!rule || rule.port === undefined) return refuse(client, '400 Bad Request', 'CONNECT takes host:port.\n');
-    const target = await destination(rule.host, rule.port, options.rules);
+    const target = await destination(rule.host, rule.port, options.rules, options.refused);
     if ('why' in target) {
       denied(rule.host, rule.port, target.why);
       return refuse(client, '403 Forbidden', refusal(rule.host, rule.port, target.why));

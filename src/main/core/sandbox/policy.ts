@@ -21,6 +21,8 @@ export interface SandboxPolicy {
   network: NetworkRule[];
   /** Steward's own port on loopback, when the run has Steward's tools: only /mcp is served through it. */
   stewardPort: number | undefined;
+  /** Hosts refused whatever the rules say: Steward's own public trigger URL (a run reaches Steward through /mcp alone). */
+  refused?: NetworkRule[] | undefined;
 }
 
 export interface PolicyInput {
@@ -36,6 +38,8 @@ export interface PolicyInput {
   runDir?: string | undefined;
   /** Steward's /mcp, when the run has Steward's tools. */
   stewardUrl?: string | undefined;
+  /** Steward's public URL through the tunnel, when it is up: its trigger URLs would start runs the depth limit cannot see. */
+  stewardPublicUrl?: string | undefined;
 }
 
 /** `~` and `~/x` from the home folder; the real path of what exists, so that mounts land where the files are. */
@@ -75,5 +79,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   );
   const steward = input.stewardUrl ? parseRule(input.stewardUrl) : undefined;
   const network = [...needs.network, ...sandbox.network.map((host) => parseRule(host)).filter((rule) => rule !== undefined), ...(steward ? [steward] : [])];
-  return { workspaceDir, writable, hidden, denied: unique(sandbox.readDeny.map(resolve)), network, stewardPort: steward?.port };
+  const publicHost = input.stewardPublicUrl ? parseRule(input.stewardPublicUrl) : undefined;
+  const refused = publicHost ? [{ host: publicHost.host, port: undefined }] : [];
+  return { workspaceDir, writable, hidden, denied: unique(sandbox.readDeny.map(resolve)), network, stewardPort: steward?.port, refused };
 }

@@ -66,7 +66,7 @@ export async function openSandbox(policy: SandboxPolicy, support: Extract<Sandbo
   const listening: Promise<void>[] = [];
   const servers = new Map<string, net.Server>();
   const linux = process.platform === 'linux';
-  const egress = openEgress({ rules: policy.network, stewardPort: policy.stewardPort, onDenied: (denial) => options.onDenied(denial) }, linux ? ports : [], (server, name) => {
+  const egress = openEgress({ rules: policy.network, refused: policy.refused, stewardPort: policy.stewardPort, onDenied: (denial) => options.onDenied(denial) }, linux ? ports : [], (server, name) => {
     servers.set(name, server);
     listening.push(listenOn(server, linux ? path.join(hostDir, name) : 0));
   });

@@ -38,6 +38,8 @@ export function createServices(context: ServiceContext) {
     runKeys: { issue: (run) => apiKeys.createForRun(run), revoke: (runId) => apiKeys.revokeForRun(runId) },
     apiUrl: context.baseUrl,
     dataDir: context.dataDir,
+    // The tunnel is made below; a run starts only once everything is.
+    publicUrl: () => tunnel.publicUrl(),
   });
   const runsQueued = () => runner.nudge();
   const runs = createRunsService(context, runsQueued);

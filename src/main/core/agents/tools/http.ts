@@ -39,7 +39,7 @@ export const httpTool: Tool = {
 
     async function checked(target: string): Promise<string> {
       if (!sandbox) return target;
-      const why = await reachable(sandbox.policy.network, target);
+      const why = await reachable(sandbox.policy.network, target, sandbox.policy.refused);
       if (why !== undefined) throw new ToolError(`The sandbox refused ${target}: ${why}; add its host to the instance's sandbox network to allow it.`);
       return target;
     }
