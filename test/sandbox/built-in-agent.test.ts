@@ -63,7 +63,7 @@ describe.skipIf(skip)('the built-in agent in a sandboxed instance', () => {
     expect((await settled(t, run.id)).status).toBe('succeeded');
     const results = model.requests[1].body.messages.filter((message) => message.role === 'tool').map((message) => message.content ?? '');
     // stdout and stderr come together, in whichever order they arrived.
-    const lines = results[0]!.split('\n');
+    const lines = results[0].split('\n');
     expect(lines[0]).toBe('exit code 0');
     expect(lines).toHaveLength(4);
     expect(lines).toEqual(expect.arrayContaining(['mine', expect.stringMatching(/^processes: \d+$/), expect.stringMatching(/escaped\.txt: Read-only file system$/)]));
