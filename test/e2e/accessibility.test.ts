@@ -2,7 +2,9 @@
 // with axe-core in real Chromium: light and dark (page.emulateMedia), at 1280 and at 800 px wide,
 // with no violations allowed, and no sideways scroll on Activity and Runs at 800 px. Screenshots
 // of each view in each theme go to test-artifacts/, and with UPDATE_SCREENSHOTS=1 to docs/screenshots/
-// (the README shows some), so that an ordinary test run leaves the checkout as it was.
+// (the README shows some), so that an ordinary test run leaves the checkout as it was. The views hold
+// an instance that is not sandboxed and a host a sandboxed run was refused; the agent form is checked
+// open with its Sandbox section (a refused row, the "off" warning) in both themes.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -43,6 +45,7 @@ let dataDir: string;
 let webRoot: string;
 
 const skip = lacks('chromium');
+const noSandbox = skip || lacks('sandbox');
 
 async function api<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
   // Through the page, so the session cookie of the login link is the credential.
@@ -80,6 +83,25 @@ async function violations(): Promise<Violation[]> {
   });
 }
 
+/** A sandboxed run that tried a host it was not given; returns once its refusal is in the feed. */
+async function refusedRun(): Promise<void> {
+  // It fails: a run that succeeded would end the onboarding card, which Activity is checked with.
+  const agent = { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'curl -s -m 10 -o /dev/null https://evil.com/; echo tried; exit 3'] };
+  const { instance } = await api<{ instance: { id: string } }>('POST', '/api/instances', { name: 'Curious', agent, sandbox: { mode: 'sandbox', network: ['api.example.com'] } });
+  await until(async () => (await api<{ instance: { status: string } }>('GET', `/api/instances/${instance.id}`)).instance.status === 'running', 'Curious is running');
+  await api('POST', '/api/runs', { instanceId: instance.id, prompt: 'look around' });
+  const refused = async () => (await api<{ events: { displayText: string }[] }>('GET', '/api/activity?kinds=system')).events.some((line) => line.displayText.startsWith('The sandbox refused'));
+  await until(refused, 'the refusal is in the feed');
+}
+
+/** Polls `condition` (expect.poll is for tests, not hooks). */
+async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !(await condition()); ) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms, yet not: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 beforeAll(async () => {
   if (skip) return;
   webRoot = await buildWebUi();
@@ -99,6 +121,9 @@ beforeAll(async () => {
   const { channel } = await api<{ channel: { id: string } }>('POST', '/api/notification-channels', { name: 'Ops pager', kind: 'slack', url: 'http://127.0.0.1:9/services/T0/B0/x' });
   await api('POST', `/api/notification-channels/${channel.id}/test`, {});
   await api('PATCH', '/api/settings', { mcpServers: [{ name: 'everything', transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] }, { name: 'docs', transport: 'http', url: 'https://docs.example.com/mcp', headers: { Authorization: 'OPENROUTER_KEY' } }] });
+  // An instance that runs unsandboxed (its card's badge and "Sandbox it"), and a sandboxed one whose run was refused a host (its "Allow").
+  await api('POST', '/api/instances', { name: 'Legacy', agent: { provider: 'command', preset: 'custom', command: 'cat' }, sandbox: { mode: 'off' } });
+  if (!noSandbox) await refusedRun();
   // The page read the settings when it loaded, before these.
   await page.reload();
   fs.mkdirSync(artifacts, { recursive: true });
@@ -146,6 +171,37 @@ describe.skipIf(skip)('accessibility', () => {
     await page.getByRole('button', { name: 'Edit docs' }).click();
     await expect.poll(() => page.getByLabel('Header 1 secret').isVisible()).toBe(true);
     await page.screenshot({ path: path.join(artifacts, 'settings-mcp-editor.png'), fullPage: true });
+    expect(await violations()).toEqual([]);
+  }, 60_000);
+
+  for (const theme of themes) {
+    it(`has no axe violations with the agent form and its Sandbox section open, ${theme}`, async () => {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await open('instances', 'Instances');
+      await page.getByRole('button', { name: 'New instance' }).click();
+      const sandbox = page.getByRole('form', { name: 'New instance' }).getByRole('group', { name: 'Sandbox' });
+      await sandbox.getByRole('button', { name: 'Add host' }).click();
+      await sandbox.getByLabel('Allowed host 1', { exact: true }).fill('api.example.com');
+      await sandbox.getByRole('button', { name: 'Add host' }).click();
+      await sandbox.getByLabel('Allowed host 2', { exact: true }).fill('https://not a host/');
+      await sandbox.getByRole('button', { name: 'Add hidden path' }).click();
+      await sandbox.getByLabel('Hidden path 1', { exact: true }).fill('~/private');
+      await sandbox.getByRole('button', { name: 'Add writable path' }).click();
+      await sandbox.getByLabel('Writable path 1', { exact: true }).fill('~/notes');
+      await sandbox.getByRole('radio', { name: /^Off: / }).check();
+      await expect.poll(() => sandbox.getByRole('status').textContent()).toContain('Not sandboxed');
+      // The badge and "Sandbox it" of the instance that runs unsandboxed are on the same page.
+      expect(await page.getByRole('article', { name: 'Legacy' }).getByRole('button', { name: 'Sandbox it' }).isVisible()).toBe(true);
+      await page.screenshot({ path: path.join(artifacts, `instances-sandbox-form-${theme}.png`), fullPage: true });
+      expect(await violations()).toEqual([]);
+    }, 60_000);
+  }
+
+  it.skipIf(noSandbox)('offers "Allow" beside a refused host in the activity feed, with no axe violations', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await open('activity', 'Activity');
+    await expect.poll(() => page.getByRole('log', { name: 'Activity stream' }).getByRole('button', { name: 'Allow evil.com' }).isVisible()).toBe(true);
     expect(await violations()).toEqual([]);
   }, 60_000);
 });

@@ -1,8 +1,9 @@
 // End to end, a new user's first minutes: the web UI, built from source, in real Chromium against a
 // fresh daemon (`steward serve` as a child process) whose PATH holds no agent CLI, only sh and cat.
-// The onboarding card says what it found (nothing), a custom command with arguments becomes the
-// default instance's agent, the first prompt is answered inline, and the chat continues the same
-// thread for a second turn; the run page shows that run. Screenshots go to test-artifacts/.
+// The onboarding card says what it found (nothing) and that the agent runs sandboxed, a custom
+// command with arguments becomes the default instance's agent, the first prompt is answered inline,
+// and the chat continues the same thread for a second turn; the run page shows that run.
+// Screenshots go to test-artifacts/.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -58,6 +59,8 @@ describe.skipIf(skip)('a first start', () => {
     await expect.poll(() => card.getByRole('radio', { name: 'Any command' }).isChecked()).toBe(true);
     // The default instance is still Claude Code, which is not there: said plainly, not as the first screen's error.
     await expect.poll(() => card.getByRole('status', { name: 'Steward status' }).textContent()).toContain('claude was not found on PATH');
+    // The agent stays sandboxed, in one sentence.
+    expect(await card.getByText('It runs sandboxed: the agent sees only its workspace and the hosts you allow').isVisible()).toBe(true);
     await shot('onboarding');
   });
 

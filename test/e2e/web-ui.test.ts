@@ -1,7 +1,8 @@
 // End to end: the web UI, built from source, in real Chromium against a real headless daemon
-// (`steward serve` as a child process). A user opens the login link, makes an agent and renames it,
-// creates an automation and sees its next runs, creates a webhook and copies its URL, triggers it
-// over HTTP, and watches the run and its activity arrive live. Screenshots of each main view are
+// (`steward serve` as a child process). A user opens the login link, makes a sandboxed agent with a
+// host it may reach and renames it, creates an automation and sees its next runs, creates a webhook
+// and copies its URL, triggers it over HTTP, and watches the run and its activity arrive live; a
+// host a sandboxed run was refused is allowed from the run page. Screenshots of each main view are
 // kept in test-artifacts/. Skipped, with a line naming what to install, where Chromium is missing
 // (requirements.ts).
 import fs from 'node:fs';
@@ -22,6 +23,7 @@ let dataDir: string;
 let webRoot: string;
 
 const skip = lacks('chromium');
+const noSandbox = skip || lacks('sandbox');
 const shot = (name: string) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 
 beforeAll(async () => {
@@ -55,12 +57,23 @@ describe.skipIf(skip)('the web UI', () => {
     await page.getByRole('button', { name: 'New instance' }).click();
     const form = page.getByRole('form', { name: 'New instance' });
     await form.getByLabel('Name').fill('Echo');
-    await form.getByLabel('Agent').selectOption('custom');
-    await form.getByLabel('Command').fill('cat');
+    // exact: the Sandbox section's choices speak of "the agent" too.
+    await form.getByLabel('Agent', { exact: true }).selectOption('custom');
+    await form.getByLabel('Command', { exact: true }).fill('cat');
+    // Sandboxed unless told otherwise; a host it may reach, typed wrong first and refused beside it.
+    const sandbox = form.getByRole('group', { name: 'Sandbox' });
+    expect(await sandbox.getByRole('radio', { name: /^Sandboxed \(recommended\)/ }).isChecked()).toBe(true);
+    await sandbox.getByRole('button', { name: 'Add host' }).click();
+    await sandbox.getByLabel('Allowed host 1', { exact: true }).fill('https://api.example.com/v1');
+    await expect.poll(() => sandbox.getByLabel('Allowed host 1', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await form.getByRole('button', { name: 'Create instance' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toContain('Nothing was saved.');
+    await sandbox.getByLabel('Allowed host 1', { exact: true }).fill('api.example.com');
     await form.getByRole('button', { name: 'Create instance' }).click();
     const card = page.getByRole('article', { name: 'Echo' });
     // The probe runs on the server; its result reaches the card live.
-    await expect.poll(() => card.textContent(), { timeout: 10_000 }).toContain('custom:cat');
+    await expect.poll(() => card.textContent(), { timeout: 10_000 }).toMatch(/custom:cat · sandbox \(/);
+    expect(await card.locator('.badge.sandboxed').textContent()).toMatch(/\bsandboxed$/);
     await card.getByRole('button', { name: 'Rename' }).click();
     await card.getByLabel('New name').fill('Parrot');
     await card.getByRole('button', { name: 'Save' }).click();
@@ -129,6 +142,24 @@ describe.skipIf(skip)('the web UI', () => {
     await expect.poll(() => transcript.textContent()).toContain('Deploy report: {"service":"api","version":"1.4.2"}');
     await expect.poll(() => page.getByText('succeeded').first().isVisible()).toBe(true);
     await shot('run');
+  });
+
+  it.skipIf(noSandbox)('allows a host a sandboxed run was refused, from the run page', async () => {
+    // An agent that tries a host it was not given (curl goes through the sandbox's proxy, which refuses it).
+    const agent = { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'curl -s -m 10 -o /dev/null https://evil.com/; echo tried'] };
+    const created = await page.evaluate(async (body) => (await fetch('/api/instances', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json(), { name: 'Curious', agent, sandbox: { mode: 'sandbox', network: ['api.example.com'] } });
+    const instanceId = (created as { instance: { id: string } }).instance.id;
+    await expect.poll(async () => (await page.evaluate(async (id) => (await fetch(`/api/instances/${id}`)).json(), instanceId) as { instance: { status: string } }).instance.status, { timeout: 15_000 }).toBe('running');
+    const { run } = (await page.evaluate(async (id) => (await fetch('/api/runs', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ instanceId: id, prompt: 'look around' }) })).json(), instanceId)) as { run: { id: string } };
+    await page.goto(`${new URL(page.url()).origin}/#/runs/${run.id}`);
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    await expect.poll(() => transcript.textContent(), { timeout: 15_000 }).toContain('The sandbox refused evil.com:443');
+    await transcript.getByRole('button', { name: 'Allow evil.com' }).click();
+    await expect.poll(() => page.getByTestId('toasts').textContent()).toContain('evil.com allowed for Curious');
+    await expect.poll(() => transcript.textContent()).toContain('evil.com is allowed now.');
+    const stored = (await page.evaluate(async (id) => (await fetch(`/api/instances/${id}`)).json(), instanceId)) as { instance: { sandbox: { network: string[] } } };
+    expect(stored.instance.sandbox.network).toEqual(['api.example.com', 'evil.com']);
+    await shot('run-sandbox-refusal');
   });
 
   it('filters the activity by kind and resets', async () => {

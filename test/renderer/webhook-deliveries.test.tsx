@@ -40,7 +40,8 @@ describe('deliveries in the UI', () => {
     expect(screen.getByLabelText('Request headers').textContent).toContain('content-type: application/json');
 
     fireEvent.click(within(acceptedRow).getByRole('button', { name: /^Replay delivery/ }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/^Replayed: run run_\w+ is queued\.$/));
+    // A loaded machine (two cores, the browser suites alongside) can take longer than waitFor's default second.
+    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/^Replayed: run run_\w+ is queued\.$/), { timeout: 10_000 });
     const replayRunId = /run (run_\w+)/.exec(screen.getByRole('status').textContent)![1];
     const [original, replay] = await Promise.all([failed.body.run.id, replayRunId].map(async (id) => (await t.api('GET', `/api/runs/${id}`)).body.run));
     expect(replay.prompt).toBe(original.prompt);

@@ -9,6 +9,7 @@ import { AgentUnavailable, agentEnv } from '../agents/command-agent';
 import type { StewardServer } from '../agents/steward-server';
 import type { Denial } from '../sandbox/egress';
 import { sandboxSupport } from '../sandbox/host-support';
+import { isLoopback } from '../sandbox/network-rules';
 import { sandboxPolicy } from '../sandbox/policy';
 import { type SandboxRun, openSandbox } from '../sandbox/sandbox-run';
 import type { Store } from '../store';
@@ -50,6 +51,8 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
   };
 }
 
-/** The feed's line for a refused connection, with the fix. */
-export const denialLine = (denial: Denial): string =>
-  `The sandbox refused ${denial.host}:${denial.port}: ${denial.why}. To allow it, add ${denial.host} to the instance's sandbox network.`;
+/** The feed's line for a refused connection, with the fix (loopback is opened only with its port). */
+export function denialLine(denial: Denial): string {
+  const entry = isLoopback(denial.host) ? `${denial.host.includes(':') ? `[${denial.host}]` : denial.host}:${denial.port}` : denial.host;
+  return `The sandbox refused ${denial.host}:${denial.port}: ${denial.why}. To allow it, add ${entry} to the instance's sandbox network.`;
+}

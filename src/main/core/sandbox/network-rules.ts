@@ -3,6 +3,9 @@
 // is the machine's own services (Steward, a model server, a database): it is reached only where a
 // rule names the loopback host and its port, never through a wildcard.
 import net from 'node:net';
+import { isLoopback } from '../../../shared/loopback';
+
+export { isLoopback };
 
 export interface NetworkRule {
   /** Lower case, without brackets; `*` for any host, `*.example.com` for its subdomains. */
@@ -30,15 +33,6 @@ export function parseRule(text: string): NetworkRule | undefined {
   const [host, port, extra] = value.split(':');
   if (!host || extra !== undefined || (port !== undefined && !/^\d+$/.test(port))) return undefined;
   return { host, port: port === undefined ? undefined : Number(port) };
-}
-
-/** localhost and 127.0.0.0/8, ::1 and 0.0.0.0: the machine itself. */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || bare === '0.0.0.0' || bare === '::') return true;
-  if (net.isIPv4(bare)) return bare.startsWith('127.');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
-  return mapped !== null && mapped[1].startsWith('127.');
 }
 
 function hostMatches(pattern: string, host: string): boolean {

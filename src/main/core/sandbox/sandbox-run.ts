@@ -9,7 +9,7 @@ import { createRunDir } from '../agents/steward-server';
 import { type Bridges, bubblewrapArgs } from './bubblewrap';
 import { type Denial, openEgress } from './egress';
 import type { SandboxSupport } from './host-support';
-import { isLoopback, loopbackPorts } from './network-rules';
+import { loopbackPorts } from './network-rules';
 import type { SandboxPolicy } from './policy';
 import { seatbeltProfile } from './seatbelt';
 
@@ -62,7 +62,6 @@ function listenOn(server: net.Server, target: string | number): Promise<void> {
 export async function openSandbox(policy: SandboxPolicy, support: Extract<SandboxSupport, { ok: true }>, options: { runId: string; runsDir: string; onDenied(denial: Denial): void }): Promise<SandboxRun> {
   const hostDir = createRunDir(options.runsDir, options.runId);
   const ports = loopbackPorts(policy.network);
-  const needsProxy = policy.network.some((rule) => !isLoopback(rule.host));
   const listening: Promise<void>[] = [];
   const servers = new Map<string, net.Server>();
   const linux = process.platform === 'linux';
@@ -82,9 +81,10 @@ export async function openSandbox(policy: SandboxPolicy, support: Extract<Sandbo
     fs.rmSync(hostDir, { recursive: true, force: true });
   };
   if (linux) {
-    let proxyPort: number | undefined = defaultProxyPort;
+    // Always a proxy, even with nothing beyond loopback allowed: a client that asks for a host then
+    // hears why it is refused, and the run's feed says so, instead of a bare DNS failure.
+    let proxyPort = defaultProxyPort;
     while (ports.includes(proxyPort)) proxyPort++;
-    if (!needsProxy) proxyPort = undefined;
     const bridges: Bridges = { hostDir, proxyPort, ports, socat: support.socat! };
     return {
       tool: support.tool,
@@ -95,7 +95,7 @@ export async function openSandbox(policy: SandboxPolicy, support: Extract<Sandbo
   }
   // macOS: one loopback for all, so the proxy listens on a port of its own and the named ports are let through.
   const address = servers.get('proxy')?.address();
-  const proxyPort = needsProxy && address && typeof address === 'object' ? address.port : undefined;
+  const proxyPort = address && typeof address === 'object' ? address.port : undefined;
   const tmpDir = path.join(hostDir, 'tmp');
   fs.mkdirSync(tmpDir);
   const profile = seatbeltProfile(policy, { tmpDir, proxyPort, ports });

@@ -3,6 +3,7 @@
 // JSON, or the text of the run's system message), the network rule that would allow it, and whether
 // an instance is in error because this machine cannot sandbox.
 import { type Instance, NetworkHost, SandboxConfig, SandboxPath } from '../../../shared/contract';
+import { isLoopback } from '../../../shared/loopback';
 
 export type SandboxList = 'network' | 'readDeny' | 'writeAllow';
 
@@ -65,12 +66,6 @@ const denialText = /^The sandbox refused (\S+):(\d+): ([\s\S]*?)\.? To allow it,
 export function denialFromText(text: string): Denial | undefined {
   const match = denialText.exec(text.trim());
   return match ? denialOf(match[1], match[2], match[3]) : undefined;
-}
-
-/** The machine itself: a rule reaches it only with its port. */
-function isLoopback(host: string): boolean {
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1' || host === '::' || host === '0.0.0.0') return true;
-  return /^(::ffff:)?127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 /** The entry of `network` that allows a refused connection: its host, with the port for loopback; undefined if none would be valid. */
