@@ -65,4 +65,34 @@ describe('the daemon killed mid-run', () => {
     ]);
     await daemon.stop();
   }, 60_000);
+
+  it('outside a sandbox too, leaves nothing running: the agent dies with the daemon, and what it started in a session of its own is ended at the next start', async () => {
+    const own = tempDir('steward-runner-daemon-open-');
+    const key = cliResult(['keys', 'create', '--name', 'ci', '--data-dir', own]).stdout.trim().split('\n').at(-1)!;
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    let daemon = await startDaemon(own);
+    const api = async (method: string, route: string, body?: unknown) =>
+      (await fetch(`${daemon.url}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<any>;
+    const agent = { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', `setsid sleep 46.${process.pid} & exec sleep 47.${process.pid}`] };
+    const { instance } = await api('POST', '/api/instances', { name: 'open', agent, sandbox: { mode: 'off' } });
+    const { run } = await api('POST', '/api/runs', { instanceId: instance.id, prompt: 'wait' });
+    const alive = (what: string) => spawnSync('pgrep', ['-f', `^sleep ${what}[.]${process.pid}$`]).status === 0;
+    for (let i = 0; i < 50 && !(alive('46') && alive('47')); i++) await new Promise((r) => setTimeout(r, 100));
+    expect([alive('46'), alive('47')]).toEqual([true, true]);
+
+    daemon.process.kill('SIGKILL');
+    await new Promise((resolve) => daemon.process.once('exit', resolve));
+    // The agent itself: the parent-death signal. Its escapee lives on, parented by init, until Steward starts again.
+    for (let i = 0; i < 50 && alive('47'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect([alive('46'), alive('47')]).toEqual([true, false]);
+
+    daemon = await startDaemon(own);
+    try {
+      expect(alive('46')).toBe(false);
+      expect(await api('GET', `/api/runs/${run.id}`)).toMatchObject({ run: { status: 'interrupted' } });
+    } finally {
+      await daemon.stop();
+      fs.rmSync(own, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

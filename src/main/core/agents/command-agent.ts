@@ -80,6 +80,18 @@ function commandLine(agent: CommandAgent, launch: AgentLaunch): CommandLine {
   };
 }
 
+/** setpriv (util-linux), where there is one: Linux's parent-death signal for an agent run outside a sandbox. */
+const setpriv = process.platform === 'linux' ? findExecutable('setpriv', '/usr/bin:/bin') : undefined;
+
+/**
+ * On Linux an agent outside a sandbox is killed when Steward dies (kill -9 included) by the
+ * parent-death signal; what it started in sessions of its own is swept at the next start
+ * (process-tree.ts `sweepMarked`). A sandbox ends with Steward by itself (--die-with-parent).
+ */
+function diesWithSteward(command: string, args: string[], env: NodeJS.ProcessEnv) {
+  return setpriv ? { command: setpriv, args: ['--pdeathsig', 'KILL', command, ...args], env } : { command, args, env };
+}
+
 /** Output left hanging on a question to a human: "Continue? [y/N]", "Password:", "Approve (y/n)". */
 const asksForInput = /(\[y\/n\]|\(y\/n\)|\(yes\/no\)|\?|password:|passphrase:)\s*$/i;
 
@@ -100,9 +112,9 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
   const treeId = randomUUID();
   // PWD too: CLIs such as OpenCode take their working folder from it, and would otherwise inherit Steward's own.
   const fullEnv: NodeJS.ProcessEnv = { ...env, ...launch.env, PWD: launch.workspaceDir, [treeMarker]: treeId };
-  // Inside a sandbox a missing command is the shell's "not found": say it as spawn would.
-  const missing = launch.sandbox !== undefined && findExecutable(command, fullEnv.PATH) === undefined;
-  const started = launch.sandbox && !missing ? launch.sandbox.wrap(command, args, fullEnv) : { command, args, env: fullEnv };
+  // Behind a launcher a missing command is the launcher's "not found": say it as spawn would.
+  const missing = findExecutable(command, fullEnv.PATH) === undefined;
+  const started = missing ? { command, args, env: fullEnv } : launch.sandbox ? launch.sandbox.wrap(command, args, fullEnv) : diesWithSteward(command, args, fullEnv);
   // detached: a process group of its own, and a new session without a controlling terminal, so
   // a CLI that opens /dev/tty to ask something gets an error instead of a human.
   const child = spawn(started.command, started.args, { cwd: launch.workspaceDir, env: started.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });

@@ -181,3 +181,28 @@ export function processTree(root: TreeRoot, marker?: string): ProcessTree {
     },
   };
 }
+
+/**
+ * At start, what a run Steward was stopped in left behind: every process whose environment holds
+ * `marker` (`STEWARD_RUN_ID=<id>`), escapees into sessions of their own included, is killed. Linux
+ * only (elsewhere a process's environment cannot be read); the number killed.
+ */
+export function sweepMarked(markers: string[]): number {
+  if (process.platform !== 'linux' || markers.length === 0) return 0;
+  let killed = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync('/proc');
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    if (markers.some((marker) => carriesMarker(pid, marker))) {
+      send(pid, 'SIGKILL');
+      killed++;
+    }
+  }
+  return killed;
+}

@@ -9,6 +9,7 @@ import { AppError } from '../../../shared/errors';
 import { oneLine } from '../../../shared/format';
 import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
 import { startOpenAiAgent } from '../agents/openai-agent';
+import { sweepMarked } from '../agents/process-tree';
 import { createConversations, sessionKindOf } from './conversations';
 import { createRunSandboxes, denialLine } from './run-sandbox';
 import { type RunKeys, createStewardGrants } from './steward-grants';
@@ -261,7 +262,11 @@ export function createRunner(deps: RunnerDeps) {
     /** Deals with runs a previous process left running, then starts queued ones. */
     start(): void {
       running = true;
-      grants.endAll(store.runs.running().map((run) => run.id));
+      const interrupted = store.runs.running().map((run) => run.id);
+      // What their agents left running (a killed Steward's orphans) ends before they are marked.
+      const swept = sweepMarked(interrupted.map((id) => `STEWARD_RUN_ID=${id}`));
+      if (swept > 0) logger.warn({ processes: swept }, 'ended what interrupted runs left running');
+      grants.endAll(interrupted);
       const now = clock.now();
       store.transaction(() => {
         for (const run of store.runs.running()) {
