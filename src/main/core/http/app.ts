@@ -43,7 +43,8 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
   const app = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
-    // A HEAD must never fire a trigger, so no route answers HEAD unless it says so.
+    // A HEAD must never fire a trigger or redeem a login link, so a route answers HEAD only where it
+    // says so: the operations' GETs (which only read) and the page's files.
     exposeHeadRoutes: false,
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },

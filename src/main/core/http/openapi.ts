@@ -31,7 +31,9 @@ function requestBody(operation: Operation): JsonSchema | undefined {
   if (operation.customRoute) {
     return { required: false, content: { 'application/json': { schema: {} }, 'text/plain': { schema: { type: 'string' } } } };
   }
-  return { required: true, content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } } };
+  // A body whose every field is optional may be left out (POST /api/automations/{id}/run).
+  const required = !operation.body.safeParse({}).success;
+  return { required, content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } } };
 }
 
 export function buildOpenApiDocument(version: string): Record<string, unknown> {

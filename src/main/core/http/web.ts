@@ -68,6 +68,14 @@ function textPage(title: string, body: string): string {
   return `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:system-ui;max-width:36rem;margin:4rem auto;line-height:1.5"><h1>${title}</h1><p>${body}</p></body>`;
 }
 
+function isFileInside(root: string, urlPath: string): boolean {
+  const file = path.resolve(root, `.${urlPath}`);
+  return file.startsWith(path.resolve(root) + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile();
+}
+
+/** The app's icon (resources/icons/icon.svg), for browsers that ask for /favicon.ico. */
+const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 1024"><defs><linearGradient id="tile" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="rgb(99,102,241)"/><stop offset="1" stop-color="rgb(67,56,202)"/></linearGradient></defs><rect x="81.9" y="81.9" width="860.2" height="860.2" rx="204.8" fill="url(#tile)"/><circle cx="512" cy="512" r="276.5" fill="none" stroke="#fff" stroke-width="71.7"/><polygon points="445.4,378.9 445.4,645.1 660.5,512" fill="#fff" stroke="#fff" stroke-width="41" stroke-linejoin="round"/></svg>`;
+
 export function registerWeb(app: FastifyInstance, services: Services, options: WebOptions): void {
   app.addHook('onRequest', async (request) => {
     if (!isTriggerPath(request.url)) guardRequest(request, options.allowedHosts);
@@ -96,16 +104,20 @@ export function registerWeb(app: FastifyInstance, services: Services, options: W
     return reply.code(303).header('set-cookie', `${sessionCookie}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0`).redirect('/');
   });
 
+  // A management UI on this machine is nobody's to index.
+  app.get('/robots.txt', { exposeHeadRoute: true }, async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').type('text/plain; charset=utf-8').send('User-agent: *\nDisallow: /\n'));
+  app.get('/favicon.ico', { exposeHeadRoute: true }, async (_request, reply) => reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(favicon));
+
   const root = options.webRoot;
-  app.get('/*', async (request, reply) => {
+  app.get('/*', { exposeHeadRoute: true }, async (request, reply) => {
     const urlPath = decodeURIComponent(request.url.split('?')[0]);
     if (urlPath.startsWith('/api/')) throw new AppError('not_found', `No route for ${request.method} ${urlPath}.`);
+    // A file that is not there is a 404, not the page: only routes of the page (no extension) are the page.
+    if (path.extname(urlPath) !== '' && !(root && isFileInside(root, urlPath))) throw new AppError('not_found', `No file ${urlPath}.`);
     if (!root || !fs.existsSync(path.join(root, 'index.html'))) {
       return reply.code(404).headers(pageHeaders).type('text/html; charset=utf-8').send(textPage('The web UI is not built', 'Run <code>npm run build</code>, or start Steward with <code>npm run serve</code>, which builds it.'));
     }
-    const file = path.resolve(root, `.${urlPath}`);
-    const inside = file.startsWith(path.resolve(root) + path.sep);
-    const target = inside && path.extname(file) && fs.existsSync(file) && fs.statSync(file).isFile() ? file : path.join(root, 'index.html');
+    const target = path.extname(urlPath) !== '' ? path.resolve(root, `.${urlPath}`) : path.join(root, 'index.html');
     if (target.endsWith('index.html') && !services.access.hasSession(request.headers.cookie)) {
       return reply.code(401).headers(pageHeaders).type('text/html; charset=utf-8').send(textPage('Open Steward with its login link', '<code>steward serve</code> (<code>npm run serve</code>) prints a one-time login link when it starts; <code>steward login-link</code> (<code>npm run cli -- login-link</code>) makes a new one.'));
     }
