@@ -2,12 +2,16 @@
 // events, and the app.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { z } from 'zod';
 import { App } from './App';
 import { AppProvider } from './lib/app-context';
 import { httpClient, ipcClient } from './lib/api';
 import { createAppStore } from './store';
 import { followLiveEvents } from './store/events';
 import './styles.css';
+
+// The page's CSP allows no eval: zod is told not to probe for it (the probe is refused, and logged, on every load).
+z.config({ jitless: true });
 
 const client = window.steward ? ipcClient(window.steward) : httpClient();
 const store = createAppStore(client);
