@@ -8,7 +8,7 @@ const noElectron = { name: 'electron', message: 'The core and the contract run u
 const nodeBuiltins = { group: ['node:*', 'better-sqlite3', 'fastify', 'pino'], message: 'Shared and renderer code runs in the browser: no Node modules.' };
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', '.cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

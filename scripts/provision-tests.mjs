@@ -28,6 +28,10 @@ const wanted = [
     packages: [onPath('bwrap') ? [] : ['bubblewrap'], onPath('socat') ? [] : ['socat']].flat(),
   },
   {
+    why: "the README's quick start is run as written, with curl and jq",
+    packages: [onPath('curl') ? [] : ['curl'], onPath('jq') ? [] : ['jq']].flat(),
+  },
+  {
     why: 'the SSH tunnel suite runs a real sshd',
     packages: executable('/usr/sbin/sshd') ? (sshClient ? [] : ['openssh-client']) : ['openssh-server', 'openssh-client'],
   },

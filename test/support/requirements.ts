@@ -48,6 +48,14 @@ const suites = {
       { what: 'the folder /run/sshd', present: privilegeSeparationDir, install: 'mkdir /run/sshd as root' },
     ],
   },
+  shell: {
+    suite: "the README's quick start, the API way",
+    needs: [
+      { what: 'bash', present: () => onPath('bash'), install: 'apt-get install bash' },
+      { what: 'curl', present: () => onPath('curl'), install: 'apt-get install curl' },
+      { what: 'jq', present: () => onPath('jq'), install: 'apt-get install jq' },
+    ],
+  },
   sandbox: {
     suite: 'the sandbox suite',
     needs: [

@@ -1,0 +1,105 @@
+// What docs/api.md says of errors: each code's meaning, and per operation the errors its service
+// states beyond the ones every operation of its kind answers (no key, scope, unknown id, a body or
+// query that does not parse). Checked against the contract when the reference is rendered: a new
+// error code must be described here, and an entry must name an operation and codes that exist.
+
+export const errorMeanings = {
+  invalid_url: 'The URL is not valid percent-encoding (or, for a notification channel, not an http(s) URL).',
+  invalid_json: 'The body says it is JSON but does not parse.',
+  invalid_body: 'The body is not a JSON object, or could not be read.',
+  invalid_query: 'The query string is not valid.',
+  unknown_field: 'A field (or query parameter) the operation does not take, read-only ones included; `field` names it.',
+  missing_field: 'A required field is missing; `field` names it.',
+  invalid_field: 'A field of the wrong type, out of range, or naming something that does not exist; `field` names it.',
+  invalid_cron: 'The cron expression is not five valid fields, or can never fire.',
+  invalid_timezone: 'The timezone is not an IANA name.',
+  missing_payload_placeholder: 'A webhook template that uses neither `{{payload}}` nor a field of it.',
+  invalid_template: 'A malformed placeholder in a template or idempotency key.',
+  invalid_cursors: 'The activity cursors are not Base64 of the cursors object a response returned.',
+  unauthorized: 'No API key, or one that is unknown or revoked (`WWW-Authenticate: Bearer`).',
+  invalid_signature: "A webhook's required signature is missing, wrong, or (timestamped schemes) more than 5 minutes old.",
+  forbidden: "The key's scope does not allow the operation, or a run's key reaches past its own instance.",
+  run_depth_limit: 'A run started by a chain of runs as deep as `runner.maxRunDepth` tries to start another.',
+  webhook_disabled: 'The webhook is disabled.',
+  forbidden_host: 'The request names a host Steward does not answer to (`--allowed-host` adds one).',
+  cross_origin: 'A browser request from another origin to the management API.',
+  not_found: 'No such id, token or route.',
+  instance_in_use: 'Automations or webhooks still target the instance.',
+  instance_busy: 'A run is running on the instance (delete with `?force=true` to cancel it).',
+  default_instance: 'The default instance cannot be deleted.',
+  tunnel_not_configured: 'No tunnel provider is chosen yet (`PUT /api/tunnel`).',
+  not_replayable: 'The delivery was refused before its body was read: there is nothing to replay.',
+  payload_too_large: "The body is larger than the webhook's `maxPayloadBytes` (1 MiB for the management API).",
+  unsupported_media_type: 'A body of a type the operation does not take (binary trigger bodies, a non-JSON management body).',
+  rate_limited: 'Too many requests; retry after `Retry-After` seconds.',
+  internal_error: 'Something failed inside Steward; the log has the details (never the answer to bad input).',
+  queue_full: 'More runs wait than `runner.maxQueued` allows; retry after `Retry-After` seconds.',
+  storage_full: "The disk under the data folder is full; nothing was changed (`Retry-After: 30`).",
+  storage_read_only: 'The data folder is read-only; nothing was changed (`Retry-After: 30`).',
+};
+
+const noInstance = ['invalid_field', '`instanceId` names no instance.'];
+const cron = [
+  ['invalid_cron', '`cronExpression` is not five valid fields (or a `@daily`-style name), or can never fire (`0 0 30 2 *`).'],
+  ['invalid_timezone', '`timezone` is not an IANA name.'],
+];
+const template = [
+  ['missing_payload_placeholder', '`promptTemplate` uses neither `{{payload}}` nor a `{{payload.…}}` field.'],
+  ['invalid_template', 'A malformed placeholder in `promptTemplate` or `idempotencyKey` (`{{payload..a}}`, a refused header).'],
+];
+const depth = ['run_depth_limit', 'Called with a run\'s key whose run is already `runner.maxRunDepth` deep.'];
+const queueFull = ['queue_full', 'More than `runner.maxQueued` runs wait (`Retry-After: 30`).'];
+const disabled = ['webhook_disabled', 'The webhook is disabled.'];
+const trigger = [
+  ['invalid_field', 'An `Idempotency-Key` longer than 255 characters.'],
+  ['invalid_signature', 'The webhook requires a signature and it is missing, wrong or too old.'],
+  disabled,
+  ['not_found', 'No webhook has this token (a regenerated token is unknown at once).'],
+  queueFull,
+];
+
+/** Per operation: [error code, when], beside the errors every operation of its kind answers. */
+export const operationErrors = {
+  'automations.create': [noInstance, ...cron, depth],
+  'automations.update': [noInstance, ...cron],
+  'webhooks.create': [noInstance, ...template, ['missing_field', '`promptTemplate` with a `generic` sender, or `signature.scheme` where the sender has none.'], depth],
+  'webhooks.update': [noInstance, ...template],
+  'webhooks.test': [disabled, queueFull],
+  'webhooks.trigger': [
+    ['invalid_json', 'A body sent as `application/json` that does not parse.'],
+    ['invalid_body', 'The body could not be read.'],
+    ...trigger,
+    ['payload_too_large', "The body is larger than the webhook's `maxPayloadBytes`; decided from `Content-Length` before reading, or while it streams."],
+    ['unsupported_media_type', 'A binary body, or a charset Steward cannot read.'],
+  ],
+  'webhooks.triggerGet': trigger,
+  'deliveries.replay': [['not_replayable', 'The delivery was refused before its body was read (too large, the webhook disabled or the queue full).'], disabled, queueFull],
+  'instances.delete': [
+    ['instance_in_use', 'Automations or webhooks target the instance: point them elsewhere or delete them first.'],
+    ['instance_busy', 'A run is running on it and `force` is not `true`.'],
+    ['default_instance', 'It is the default instance.'],
+  ],
+  'runs.create': [noInstance, ['invalid_field', '`threadId` names no chat thread (an automation\'s or webhook\'s thread cannot be continued).'], depth, queueFull],
+  'activity.list': [['invalid_cursors', '`cursors` is not Base64 (standard or URL-safe) of a cursors object.']],
+  'secrets.put': [['invalid_field', 'The name is not 1–100 letters, digits, dots, dashes or underscores.']],
+  'notifications.create': [
+    ['invalid_url', '`url` is not an http:// or https:// URL.'],
+    ['invalid_field', "`sources` names an automation, webhook or instance that does not exist; `tokenRef` on a channel that is not ntfy, or naming no stored secret."],
+  ],
+  'notifications.update': [
+    ['invalid_url', '`url` is not an http:// or https:// URL.'],
+    ['invalid_field', '`sources` names something that does not exist; `tokenRef` as for create; `regenerateSecret` on a channel that is not a webhook.'],
+  ],
+  'tunnel.start': [['tunnel_not_configured', 'No provider chosen yet: `PUT /api/tunnel` first.']],
+};
+
+/** Throws, naming what to fix, when the notes above and the contract disagree. */
+export function checkErrorNotes(operationNames, errorCodes) {
+  const problems = [
+    ...errorCodes.filter((errorCode) => !errorMeanings[errorCode]).map((errorCode) => `error code ${errorCode} has no meaning in errorMeanings`),
+    ...Object.keys(errorMeanings).filter((errorCode) => !errorCodes.includes(errorCode)).map((errorCode) => `errorMeanings describes ${errorCode}, which src/shared/errors.ts no longer has`),
+    ...Object.keys(operationErrors).filter((name) => !operationNames.includes(name)).map((name) => `operationErrors names ${name}, which the contract no longer has`),
+    ...Object.entries(operationErrors).flatMap(([name, notes]) => notes.filter(([errorCode]) => !errorCodes.includes(errorCode)).map(([errorCode]) => `operationErrors gives ${name} the unknown code ${errorCode}`)),
+  ];
+  if (problems.length > 0) throw new Error(`scripts/api-doc-errors.mjs: ${problems.join('; ')}.`);
+}
