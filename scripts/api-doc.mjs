@@ -11,8 +11,8 @@ import { pathToFileURL } from 'node:url';
 import * as contract from '../src/shared/contract/index.ts';
 import { errorStatus } from '../src/shared/errors.ts';
 import { buildOpenApiDocument } from '../src/main/core/http/openapi.ts';
-import { checkErrorNotes, errorMeanings, operationErrors } from './api-doc-errors.mjs';
-import { cell, code, fieldRows, namedType, namedTypes, table, toSchema, typeAnchor, typeText, variantsOf } from './api-doc-fields.mjs';
+import { errorMeanings, operationErrors } from '../src/main/core/http/operation-errors.ts';
+import { cell, code, fieldRows, namedType, namedTypes, table, toSchema, typeAnchor, typeText } from './api-doc-fields.mjs';
 
 const { operations } = contract;
 const operationAnchor = (name) => name.replace('.', '-').toLowerCase();
@@ -44,38 +44,6 @@ function keyLine(operation) {
 
 const bodyTaken = (operation) => operation.method === 'POST' || operation.method === 'PUT' || operation.method === 'PATCH';
 
-/** The errors every operation of its kind can answer, then the ones the services state for it. */
-function errorsOf(operation, documented) {
-  const errors = [];
-  const body = documented.requestBody?.content['application/json']?.schema;
-  const query = documented.parameters.filter((parameter) => parameter.in === 'query');
-  const pathParameters = documented.parameters.filter((parameter) => parameter.in === 'path');
-  if (bodyTaken(operation) && !operation.customRoute) {
-    errors.push(['invalid_json', 'The body is not valid JSON.'], ['invalid_body', 'The body is not a JSON object.'], ['unsupported_media_type', 'A body that is not application/json.'], ['unknown_field', 'A field this operation does not take (read-only fields included); `field` names it.']);
-    const rows = body ? fieldRows(body, '', []) : [];
-    if (rows.some((row) => row.required) || body?.required?.length) errors.push(['missing_field', 'A required field is missing; `field` names it.']);
-    if (rows.length > 0 || variantsOf(body ?? {})) errors.push(['invalid_field', 'A field of the wrong type or out of range; `field` names it.']);
-  }
-  if (query.length > 0 && !operation.customRoute) {
-    errors.push(['invalid_field', 'A query parameter of the wrong type or out of range.']);
-    errors.push(['unknown_field', 'A query parameter this operation does not take.']);
-  }
-  if (operation.auth) errors.push(['unauthorized', 'No API key, or one that is unknown or revoked.']);
-  if (operation.auth && operation.scope !== 'read') {
-    errors.push(['forbidden', `The key's scope is below ${code(operation.scope)}${operation.ownInstance ? "; or a run's key and another instance's automation or webhook" : ''}.`]);
-  }
-  const explicit = operationErrors[operation.name] ?? [];
-  if (pathParameters.length > 0 && !explicit.some(([errorCode]) => errorCode === 'not_found') && operation.name !== 'secrets.put') {
-    errors.push(['not_found', `Unknown ${pathParameters.map((parameter) => code(`{${parameter.name}}`)).join(', ')}.`]);
-  }
-  errors.push(...explicit);
-  const seen = new Set();
-  return errors
-    .filter(([errorCode, why]) => !seen.has(`${errorCode}${why}`) && seen.add(`${errorCode}${why}`))
-    .filter(([errorCode], index, all) => all.findIndex(([other]) => other === errorCode) === index || explicit.some(([other]) => other === errorCode))
-    .sort(([a], [b]) => errorStatus[a] - errorStatus[b]);
-}
-
 function renderOperation(operation, documented) {
   const lines = [`### ${operation.name}`, '', `<a id="${operationAnchor(operation.name)}"></a>\`${operation.method} ${operation.path}\` — ${documented.summary}`, ''];
   lines.push(`- **Key**: ${keyLine(operation)}`);
@@ -105,7 +73,7 @@ function renderOperation(operation, documented) {
     if (rows.length > 0) lines.push(`**Answer** ${operation.status}`, '', ...table(rows, 'always'));
     else lines.push(`**Answer** ${operation.status}: ${typeText(output)}`, '');
   }
-  const errors = errorsOf(operation, documented);
+  const errors = operationErrors(operation);
   if (errors.length > 0) {
     lines.push('**Errors**', '', '| status | code | when |', '|---|---|---|', ...errors.map(([errorCode, why]) => `| ${errorStatus[errorCode]} | \`${errorCode}\` | ${cell(why)} |`), '');
   }
@@ -158,7 +126,6 @@ const preamble = [
 ];
 
 export function renderApiDoc() {
-  checkErrorNotes(Object.keys(operations), Object.keys(errorStatus));
   const document = buildOpenApiDocument('reference');
   const documented = new Map();
   for (const methods of Object.values(document.paths)) for (const entry of Object.values(methods)) documented.set(entry.operationId, entry);

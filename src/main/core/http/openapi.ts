@@ -1,7 +1,8 @@
 // The OpenAPI 3.1 document, derived from the contract (JSON Schema 2020-12 from the zod schemas).
 import { z } from 'zod';
 import { type Operation, operations } from '../../../shared/contract';
-import { ErrorBody } from '../../../shared/errors';
+import { ErrorBody, errorStatus } from '../../../shared/errors';
+import { operationErrors } from './operation-errors';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -36,6 +37,22 @@ function requestBody(operation: Operation): JsonSchema | undefined {
   return { required, content: { 'application/json': { schema: jsonSchema(operation.body, 'input') } } };
 }
 
+/** Each 4XX/5XX status the operation can answer, with the error codes it answers it with. */
+function errorResponses(operation: Operation): Record<string, unknown> {
+  const byStatus = new Map<number, string[]>();
+  for (const [code] of operationErrors(operation)) {
+    const codes = byStatus.get(errorStatus[code]) ?? [];
+    if (!codes.includes(code)) codes.push(code);
+    byStatus.set(errorStatus[code], codes);
+  }
+  const schema = (codes: string[]) => ({
+    allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } }],
+  });
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => [String(status), { description: codes.join(', '), content: { 'application/json': { schema: schema(codes) } } }]),
+  );
+}
+
 export function buildOpenApiDocument(version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of Object.values(operations) as Operation[]) {
@@ -55,7 +72,8 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
       ...(body ? { requestBody: body } : {}),
       responses: {
         [String(operation.status)]: success,
-        default: { description: 'An error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        ...errorResponses(operation),
+        default: { description: 'Any other error (a full disk, a full queue, an internal error)', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },
     };
   }

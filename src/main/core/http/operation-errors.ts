@@ -1,9 +1,16 @@
-// What docs/api.md says of errors: each code's meaning, and per operation the errors its service
-// states beyond the ones every operation of its kind answers (no key, scope, unknown id, a body or
-// query that does not parse). Checked against the contract when the reference is rendered: a new
-// error code must be described here, and an entry must name an operation and codes that exist.
+// The errors each operation can answer, in one place for the OpenAPI document and docs/api.md:
+// what each code means, the errors every operation of its kind answers (no key, a scope below
+// its own, an unknown id, a body or query that does not parse), and those its service states
+// beside them. The types check both against the contract: every code has a meaning, and an
+// operation or code that no longer exists does not compile.
+import { z } from 'zod';
+import type { Operation, OperationName } from '../../../shared/contract';
+import { type ErrorCode, errorStatus } from '../../../shared/errors';
 
-export const errorMeanings = {
+/** An error code and when the operation answers it. */
+export type ErrorNote = [ErrorCode, string];
+
+export const errorMeanings: Record<ErrorCode, string> = {
   invalid_url: 'The URL is not valid percent-encoding (or, for a notification channel, not an http(s) URL).',
   invalid_json: 'The body says it is JSON but does not parse.',
   invalid_body: 'The body is not a JSON object, or could not be read.',
@@ -38,19 +45,19 @@ export const errorMeanings = {
   storage_read_only: 'The data folder is read-only; nothing was changed (`Retry-After: 30`).',
 };
 
-const noInstance = ['invalid_field', '`instanceId` names no instance.'];
-const cron = [
+const noInstance: ErrorNote = ['invalid_field', '`instanceId` names no instance.'];
+const cron: ErrorNote[] = [
   ['invalid_cron', '`cronExpression` is not five valid fields (or a `@daily`-style name), or can never fire (`0 0 30 2 *`).'],
   ['invalid_timezone', '`timezone` is not an IANA name.'],
 ];
-const template = [
+const template: ErrorNote[] = [
   ['missing_payload_placeholder', '`promptTemplate` uses neither `{{payload}}` nor a `{{payload.…}}` field.'],
   ['invalid_template', 'A malformed placeholder in `promptTemplate` or `idempotencyKey` (`{{payload..a}}`, a refused header).'],
 ];
-const depth = ['run_depth_limit', 'Called with a run\'s key whose run is already `runner.maxRunDepth` deep.'];
-const queueFull = ['queue_full', 'More than `runner.maxQueued` runs wait (`Retry-After: 30`).'];
-const disabled = ['webhook_disabled', 'The webhook is disabled.'];
-const trigger = [
+const depth: ErrorNote = ['run_depth_limit', 'Called with a run\'s key whose run is already `runner.maxRunDepth` deep.'];
+const queueFull: ErrorNote = ['queue_full', 'More than `runner.maxQueued` runs wait (`Retry-After: 30`).'];
+const disabled: ErrorNote = ['webhook_disabled', 'The webhook is disabled.'];
+const trigger: ErrorNote[] = [
   ['invalid_field', 'An `Idempotency-Key` longer than 255 characters.'],
   ['invalid_signature', 'The webhook requires a signature and it is missing, wrong or too old.'],
   disabled,
@@ -59,7 +66,7 @@ const trigger = [
 ];
 
 /** Per operation: [error code, when], beside the errors every operation of its kind answers. */
-export const operationErrors = {
+const stated: Partial<Record<OperationName, ErrorNote[]>> = {
   'automations.create': [noInstance, ...cron, depth],
   'automations.update': [noInstance, ...cron],
   'webhooks.create': [noInstance, ...template, ['missing_field', '`promptTemplate` with a `generic` sender, or `signature.scheme` where the sender has none.'], depth],
@@ -93,13 +100,45 @@ export const operationErrors = {
   'tunnel.start': [['tunnel_not_configured', 'No provider chosen yet: `PUT /api/tunnel` first.']],
 };
 
-/** Throws, naming what to fix, when the notes above and the contract disagree. */
-export function checkErrorNotes(operationNames, errorCodes) {
-  const problems = [
-    ...errorCodes.filter((errorCode) => !errorMeanings[errorCode]).map((errorCode) => `error code ${errorCode} has no meaning in errorMeanings`),
-    ...Object.keys(errorMeanings).filter((errorCode) => !errorCodes.includes(errorCode)).map((errorCode) => `errorMeanings describes ${errorCode}, which src/shared/errors.ts no longer has`),
-    ...Object.keys(operationErrors).filter((name) => !operationNames.includes(name)).map((name) => `operationErrors names ${name}, which the contract no longer has`),
-    ...Object.entries(operationErrors).flatMap(([name, notes]) => notes.filter(([errorCode]) => !errorCodes.includes(errorCode)).map(([errorCode]) => `operationErrors gives ${name} the unknown code ${errorCode}`)),
-  ];
-  if (problems.length > 0) throw new Error(`scripts/api-doc-errors.mjs: ${problems.join('; ')}.`);
+const bodyTaken = (operation: Operation) => operation.method === 'POST' || operation.method === 'PUT' || operation.method === 'PATCH';
+
+type Shape = { properties?: Record<string, Shape>; items?: Shape; required?: string[]; anyOf?: Shape[]; oneOf?: Shape[]; allOf?: Shape[] };
+
+/** How many fields a schema has and requires, nested objects' and variants' (a union, an intersection) counted too. */
+function fieldsOf(schema: z.ZodType): { fields: number; required: number } {
+  const count = (shape: Shape): { fields: number; required: number } =>
+    [...(shape.anyOf ?? []), ...(shape.oneOf ?? []), ...(shape.allOf ?? []), ...Object.values(shape.properties ?? {}), ...(shape.items ? [shape.items] : [])].map(count).reduce(
+      (sum, each) => ({ fields: sum.fields + each.fields, required: sum.required + each.required }),
+      { fields: Object.keys(shape.properties ?? {}).length, required: shape.required?.length ?? 0 },
+    );
+  return count(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Shape);
+}
+
+/** The errors `operation` can answer, by status: the ones of its kind, then the ones its service states. */
+export function operationErrors(operation: Operation): ErrorNote[] {
+  const errors: ErrorNote[] = [];
+  if (bodyTaken(operation) && !operation.customRoute) {
+    errors.push(['invalid_json', 'The body is not valid JSON.'], ['invalid_body', 'The body is not a JSON object.'], ['unsupported_media_type', 'A body that is not application/json.'], ['unknown_field', 'A field this operation does not take (read-only fields included); `field` names it.']);
+    const body = fieldsOf(operation.body);
+    if (body.required > 0) errors.push(['missing_field', 'A required field is missing; `field` names it.']);
+    if (body.fields > 0) errors.push(['invalid_field', 'A field of the wrong type or out of range; `field` names it.']);
+  }
+  if (fieldsOf(operation.query).fields > 0 && !operation.customRoute) {
+    errors.push(['invalid_field', 'A query parameter of the wrong type or out of range.'], ['unknown_field', 'A query parameter this operation does not take.']);
+  }
+  if (operation.auth) errors.push(['unauthorized', 'No API key, or one that is unknown or revoked.']);
+  if (operation.auth && operation.scope !== 'read') {
+    errors.push(['forbidden', `The key's scope is below \`${operation.scope}\`${operation.ownInstance ? "; or a run's key and another instance's automation or webhook" : ''}.`]);
+  }
+  const explicit = stated[operation.name as OperationName] ?? [];
+  const pathParameters = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+  if (pathParameters.length > 0 && !explicit.some(([code]) => code === 'not_found') && operation.name !== 'secrets.put') {
+    errors.push(['not_found', `Unknown ${pathParameters.map((name) => `\`{${name}}\``).join(', ')}.`]);
+  }
+  errors.push(...explicit);
+  const seen = new Set<string>();
+  return errors
+    .filter(([code, why]) => !seen.has(`${code}${why}`) && seen.add(`${code}${why}`))
+    .filter(([code], index, all) => all.findIndex(([other]) => other === code) === index || explicit.some(([other]) => other === code))
+    .sort(([a], [b]) => errorStatus[a] - errorStatus[b]);
 }
