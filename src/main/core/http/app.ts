@@ -5,6 +5,7 @@ import { AppError } from '../../../shared/errors';
 import type { Handlers } from '../handlers';
 import type { Logger } from '../logger';
 import type { Services } from '../services';
+import { jsonBodyText } from '../json-text';
 import { createErrorHandler } from './errors';
 import { registerEventStream } from './event-stream';
 import { registerMcpRoute } from './mcp-route';
@@ -14,15 +15,20 @@ import { type WebOptions, registerWeb } from './web';
 
 /**
  * An empty body is no body, whatever Content-Type says: `curl -X DELETE -H 'Content-Type:
- * application/json'` must work. Non-empty bodies must be JSON.
+ * application/json'` must work. Non-empty bodies must be JSON, and text (json-text.ts).
  */
 function acceptEmptyBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text === '') done(null, undefined);
-    else void parseJson(request, text, done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    if (body.length === 0) return done(null, undefined);
+    let text: string;
+    try {
+      text = jsonBodyText(body);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    void parseJson(request, text, done);
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
     if (body.length === 0) done(null, undefined);
