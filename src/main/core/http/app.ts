@@ -75,7 +75,7 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
   await registerTriggerRoutes(app, services);
   if (!options.triggersOnly) {
     registerEventStream(app, services);
-    registerMcpRoute(app, services, handlers);
+    await registerMcpRoute(app, services, handlers, logger);
   }
   await app.ready();
   return app;
