@@ -19,7 +19,7 @@ export async function registerMcpRoute(app: FastifyInstance, services: Services,
   const callers = new WeakMap<FastifyRequest, Caller>();
   const handleError = createErrorHandler(logger);
   await app.register(async (scope) => {
-    scope.setErrorHandler((error, request, reply) => {
+    scope.setErrorHandler((error: Error, request, reply) => {
       const known = toAppError(error);
       if (known?.code !== 'invalid_json') return handleError(error, request, reply);
       void reply.code(400).send({ jsonrpc: '2.0', id: null, error: { code: parseErrorCode, message: `Parse error: ${known.message}`, data: known.toBody().error } });
