@@ -20,8 +20,8 @@ afterEach(cleanup);
 describe('deliveries in the UI', () => {
   it('lists them with status, shows a body, and replays one into a new run with the same prompt', async () => {
     const webhook = (await t.api('POST', '/api/webhooks', { name: 'CI', promptTemplate: 'CI {{payload.conclusion}}: {{payload}}', filter: [{ payload: 'conclusion', equals: 'failure' }] })).body.webhook as Webhook;
-    const failed = await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"conclusion":"failure","run":7}' });
-    await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"conclusion":"success","run":8}' });
+    const failed = await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"conclusion":"failure","run":7}' });
+    await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"conclusion":"success","run":8}' });
 
     const { store, disconnect } = connectStore(t);
     await Promise.all([store.getState().loadInstances(), store.getState().loadWebhooks()]);

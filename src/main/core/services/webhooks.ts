@@ -38,6 +38,16 @@ export function createWebhooksService(
     };
   }
 
+  /**
+   * A trigger URL starts runs outside the run-depth limit's sight: a run's key (its instance given)
+   * sees none, neither the token nor the URLs made of it.
+   */
+  function shownTo(webhook: Webhook, ownInstanceId: string | undefined): Webhook {
+    if (ownInstanceId === undefined) return webhook;
+    const { token: _token, triggerUrl: _local, publicTriggerUrl: _public, ...withoutTrigger } = webhook;
+    return withoutTrigger;
+  }
+
   function record(id: string): WebhookRecord {
     const found = store.webhooks.get(id);
     if (!found) throw new AppError('not_found', `No webhook ${id}.`);
@@ -64,8 +74,19 @@ export function createWebhooksService(
   }
 
   return {
-    list: (): Webhook[] => store.webhooks.list().map(present),
-    get: (id: string): Webhook => present(record(id)),
+    /** `ownInstanceId`: a run's key reads, and sees its own instance's webhooks only, without their tokens. */
+    list: (ownInstanceId?: string): Webhook[] =>
+      store.webhooks
+        .list()
+        .filter((webhook) => ownInstanceId === undefined || webhook.instanceId === ownInstanceId)
+        .map((webhook) => shownTo(present(webhook), ownInstanceId)),
+    /** Another instance's webhook is unknown to a run's key (404), not forbidden: it learns nothing of it. */
+    get(id: string, ownInstanceId?: string): Webhook {
+      const found = record(id);
+      if (ownInstanceId !== undefined && found.instanceId !== ownInstanceId) throw new AppError('not_found', `No webhook ${id}.`);
+      return shownTo(present(found), ownInstanceId);
+    },
+    shownTo,
 
     /** `createdByRunId`: the run whose agent made it, whose children its runs are. */
     create(input: CreateInput, createdByRunId: string | null = null): Webhook {

@@ -13,7 +13,7 @@ function Detail({ webhook }: { webhook: Webhook }) {
   const [payload, setPayload] = useState('{"hello": "from Steward"}');
   const [skipped, setSkipped] = useState<string>();
   const action = useAction();
-  const url = webhook.publicTriggerUrl ?? webhook.triggerUrl;
+  const url = webhook.publicTriggerUrl ?? webhook.triggerUrl ?? '';
   const test = async () => {
     const outcome = await action.run(() => testWebhook(webhook.id, payload));
     setSkipped(outcome?.skipped ? `The filter skipped it: ${outcome.reason ?? ''}` : undefined);
