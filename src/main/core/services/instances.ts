@@ -185,9 +185,12 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
           patch.avatarUrl === '' || (patch.avatarUrl === undefined && wearsGenerated)
             ? generatedAvatarUrl(name)
             : (patch.avatarUrl ?? current.avatarUrl);
+        const sameAgentAsBefore = patch.agent === undefined || sameAgent(patch.agent, current.agent);
+        // An update that changes nothing writes nothing: updatedAt stays, no change is announced.
+        if (name === current.name && avatarUrl === current.avatarUrl && sameAgentAsBefore) return false;
         const at = isoNow(context);
         store.instances.update(id, { name, avatarUrl, updatedAt: at });
-        if (patch.agent === undefined || sameAgent(patch.agent, current.agent)) return false;
+        if (patch.agent === undefined || sameAgentAsBefore) return false;
         store.instances.setAgent(id, patch.agent, at);
         store.activity.append({ instanceId: id, runId: null, kind: 'system', label: '', displayText: `Agent changed to ${describeAgent(patch.agent)}`, raw: JSON.stringify({ type: 'instance.agent', agent: patch.agent }), timestamp: at });
         return current.status !== 'stopped';

@@ -11,6 +11,7 @@ import type { InstancesService } from './instances';
 import type { SecretBox } from '../secrets';
 import type { Tunnel } from '../tunnel/tunnel';
 import type { WebhookDirectory } from './webhook-directory';
+import { resealed, unchanged } from '../unchanged';
 
 type SignatureInput = z.output<typeof SignatureInputSchema>;
 type Defaulted = 'sender' | 'filter' | 'fencePayload';
@@ -54,12 +55,12 @@ export function createWebhooksService(
     return found;
   }
 
-  /** The check to store; a secret given without a scheme takes the sender's. */
-  function sealed(signature: SignatureInput | null | undefined, sender: Sender): WebhookRecord['signature'] {
+  /** The check to store; a secret given without a scheme takes the sender's. The stored seal is kept for the same secret. */
+  function sealed(signature: SignatureInput | null | undefined, sender: Sender, stored: WebhookRecord['signature'] = null): WebhookRecord['signature'] {
     if (!signature) return null;
     const scheme = signature.scheme ?? senderPresets[sender].signatureScheme;
     if (!scheme) throw new AppError('missing_field', 'signature.scheme is required: the generic sender has no scheme of its own.', { field: 'signature.scheme' });
-    return { scheme, sealedSecret: secrets.seal(signature.secret) };
+    return { scheme, sealedSecret: resealed(secrets, signature.secret, stored?.sealedSecret) };
   }
 
   /** Writes the webhook; the directory learns of it once the caller's transaction committed. */
@@ -125,27 +126,27 @@ export function createWebhooksService(
     },
 
     update(id: string, patch: z.output<typeof WebhookUpdate>): Webhook {
-      return saved(() => {
-        const current = record(id);
-        const sender = patch.sender ?? current.sender;
-        return {
-          ...current,
-          sender,
-          maxPayloadBytes: patch.maxPayloadBytes ?? current.maxPayloadBytes,
-          filter: patch.filter ?? current.filter,
-          fencePayload: patch.fencePayload ?? current.fencePayload,
-          idempotencyKey: patch.idempotencyKey === undefined ? current.idempotencyKey : patch.idempotencyKey,
-          name: patch.name ?? current.name,
-          promptTemplate: patch.promptTemplate ?? current.promptTemplate,
-          enabled: patch.enabled ?? current.enabled,
-          notify: patch.notify ?? current.notify,
-          memory: patch.memory ?? current.memory,
-          token: patch.regenerateToken ? randomToken(32) : current.token,
-          signature: patch.signature === undefined ? current.signature : sealed(patch.signature, sender),
-          instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
-          updatedAt: isoNow(context),
-        };
-      });
+      const current = record(id);
+      const sender = patch.sender ?? current.sender;
+      const next: WebhookRecord = {
+        ...current,
+        sender,
+        maxPayloadBytes: patch.maxPayloadBytes ?? current.maxPayloadBytes,
+        filter: patch.filter ?? current.filter,
+        fencePayload: patch.fencePayload ?? current.fencePayload,
+        idempotencyKey: patch.idempotencyKey === undefined ? current.idempotencyKey : patch.idempotencyKey,
+        name: patch.name ?? current.name,
+        promptTemplate: patch.promptTemplate ?? current.promptTemplate,
+        enabled: patch.enabled ?? current.enabled,
+        notify: patch.notify ?? current.notify,
+        memory: patch.memory ?? current.memory,
+        token: patch.regenerateToken ? randomToken(32) : current.token,
+        signature: patch.signature === undefined ? current.signature : sealed(patch.signature, sender, current.signature),
+        instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
+        updatedAt: isoNow(context),
+      };
+      if (unchanged(next, current, ['updatedAt'])) return present(current);
+      return saved(() => next);
     },
 
     delete(id: string): void {
