@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, one JSON object per line on stdout.
 import { activityBench } from './activity';
 import { dispatchBench } from './dispatch';
+import { eventStreamBackpressureBench } from './event-stream-backpressure';
 import { mcpBench } from './mcp';
 import { schedulerBench } from './scheduler';
 import { startupBench } from './startup';
@@ -13,6 +14,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   activity: activityBench,
   startup: startupBench,
   mcp: mcpBench,
+  'event-stream-backpressure': eventStreamBackpressureBench,
 };
 
 const only = process.argv[2];

@@ -6,8 +6,10 @@ import type { Handlers } from '../handlers';
 import type { Logger } from '../logger';
 import type { Services } from '../services';
 import { jsonBodyText } from '../json-text';
+import { answerClientError, limitConnectionsPerClient } from './connection-limits';
 import { createErrorHandler } from './errors';
 import { registerEventStream } from './event-stream';
+import { type HttpLimits, defaultHttpLimits, requestCheckMs } from './limits';
 import { registerMcpRoute } from './mcp-route';
 import { registerOperationRoutes } from './operation-routes';
 import { registerTriggerRoutes } from './trigger-routes';
@@ -44,11 +46,21 @@ function noSchemaCompiler(): never {
  * `triggersOnly`: the listener the tunnel forwards to. It serves the trigger paths and
  * /api/health and nothing else, whatever the method or credentials.
  */
-export async function buildHttpApp(services: Services, handlers: Handlers, logger: Logger, options: { triggersOnly?: boolean; web?: WebOptions } = {}): Promise<FastifyInstance> {
+export async function buildHttpApp(
+  services: Services,
+  handlers: Handlers,
+  logger: Logger,
+  options: { triggersOnly?: boolean; web?: WebOptions; limits?: HttpLimits } = {},
+): Promise<FastifyInstance> {
   const handleError = createErrorHandler(logger);
+  const limits = options.limits ?? defaultHttpLimits;
   const app = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
+    // A request whose body stalls is answered 408 and closed (connection-limits.ts says how).
+    requestTimeout: limits.requestTimeoutMs,
+    http: { requestTimeout: limits.requestTimeoutMs, headersTimeout: Math.min(60_000, limits.requestTimeoutMs), connectionsCheckingInterval: requestCheckMs(limits) },
+    clientErrorHandler: answerClientError,
     // A HEAD must never fire a trigger, so no route answers HEAD unless it says so.
     exposeHeadRoutes: false,
     return503OnClosing: true,
@@ -63,6 +75,7 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
       handleError(known, request, reply);
     },
   });
+  limitConnectionsPerClient(app.server, limits.connectionsPerClient);
   app.setErrorHandler(handleError);
   acceptEmptyBodies(app);
   app.setNotFoundHandler((request, reply) => {
@@ -74,7 +87,7 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
   registerOperationRoutes(app, handlers, services, options.triggersOnly ? (name) => name === 'health.get' : undefined);
   await registerTriggerRoutes(app, services);
   if (!options.triggersOnly) {
-    registerEventStream(app, services);
+    registerEventStream(app, services, limits);
     await registerMcpRoute(app, services, handlers, logger);
   }
   await app.ready();
