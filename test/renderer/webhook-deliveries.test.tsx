@@ -59,10 +59,12 @@ describe('deliveries in the UI', () => {
     fireEvent.change(within(form).getByLabelText('Sender'), { target: { value: 'github' } });
     expect(within(form).getByLabelText<HTMLTextAreaElement>('Prompt template').value).toContain('{{payload.repository.full_name}}');
     fireEvent.change(within(form).getByLabelText('Filter'), { target: { value: '[{"header": "x-github-event", "equals": "workflow_run"}]' } });
+    // The preset's scheme is shown, so its secret is needed (webhook-check.test.tsx).
+    fireEvent.change(within(form).getByLabelText('Signing secret'), { target: { value: 'github-secret' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Create webhook' }));
     await waitFor(() => expect(screen.getByRole('article', { name: 'From GitHub' })).toBeTruthy());
     const created = ((await t.api('GET', '/api/webhooks')).body.webhooks as Webhook[]).find((each) => each.name === 'From GitHub')!;
-    expect(created).toMatchObject({ sender: 'github', maxPayloadBytes: 1_048_576, filter: [{ header: 'x-github-event', equals: 'workflow_run' }], idempotencyKey: '{{headers.x-github-delivery}}' });
+    expect(created).toMatchObject({ sender: 'github', maxPayloadBytes: 1_048_576, filter: [{ header: 'x-github-event', equals: 'workflow_run' }], idempotencyKey: '{{headers.x-github-delivery}}', signature: { scheme: 'github' } });
     disconnect();
   });
 });

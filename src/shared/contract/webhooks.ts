@@ -31,6 +31,7 @@ export const Webhook = z.object({
   notify: NotifyOverride,
   memory: Memory,
   signature: z.object({ scheme: SignatureScheme }).nullable().describe('The signature check, if any; the secret is never shown'),
+  checkInForce: z.string().describe('The check a trigger request passes, in words: the token alone, or the token and a valid signature'),
   sender: Sender,
   maxPayloadBytes: MaxPayloadBytes,
   filter: Filter,

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { Sender, SignatureInput as SignatureInputSchema, Webhook, WebhookCreate, WebhookUpdate } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
+import { describeCheck } from '../../../shared/webhook-check';
 import { senderPresets } from '../../../shared/webhook-senders';
 import { newId, randomToken, sha256Hex } from '../ids';
 import type { WebhookRecord } from '../store/repositories/webhooks';
@@ -34,6 +35,7 @@ export function createWebhooksService(
     return {
       ...record,
       signature: signature && { scheme: signature.scheme },
+      checkInForce: describeCheck(signature, record.sender),
       triggerUrl: context.baseUrl() + triggerPath(record.token),
       publicTriggerUrl: publicBase === null ? null : publicBase + triggerPath(record.token),
     };
