@@ -54,6 +54,15 @@ describe('the event stream', () => {
     expect(everything.length).toBeLessThan(total / 2);
   });
 
+  it('gives a reader that keeps up any one event, however much larger than the buffer', async () => {
+    const stream = await rawConnect(t.url, streamRequest(t.key));
+    await stream.until(': connected');
+    pour(1, 3 * limits.streamBufferBytes);
+    await stream.until('"runId":null}\n\n');
+    expect(stream.received().toString()).not.toContain('event: overflow');
+    stream.socket.destroy();
+  });
+
   it('closes a reader that has read nothing between two heartbeats, however roomy its buffer', async () => {
     const roomy = await startTestCore({ clock: systemClock, httpLimits: { ...limits, streamBufferBytes: 256 * 1024 * 1024 } });
     try {

@@ -21,8 +21,9 @@ export const defaultHttpLimits: HttpLimits = {
   // Every local program, and everything through the tunnel, comes from loopback: one "client".
   connectionsPerClient: 512,
   streamsPerCredential: 16,
-  // Far above what a reader that keeps up ever has waiting (a turn of the event loop writes at most
-  // 100 lines: see commit-batcher.ts), low enough that 50 stalled readers cost tens of megabytes.
+  // Far above what a reader that keeps up has waiting (a turn of the event loop writes at most 100
+  // lines, commit-batcher.ts; one larger event always goes through), low enough that 50 stalled
+  // readers cost a few tens of megabytes.
   streamBufferBytes: 512 * 1024,
   heartbeatMs: 15_000,
 };

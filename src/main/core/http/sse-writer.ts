@@ -8,8 +8,8 @@
 import type { ServerResponse } from 'node:http';
 import type { LiveEvent } from '../services/live-events';
 
-/** After `overflow`, the reader has this long to take what is buffered before the socket is destroyed. */
-const overflowGraceMs = 10_000;
+/** After `overflow`, the reader has this long to take what is buffered (the event last) before the socket is destroyed with it. */
+const overflowGraceMs = 2_000;
 
 // Every stream gets the same text for the same event: framed once, whatever the number of readers.
 const framed = new WeakMap<LiveEvent, string>();
@@ -79,12 +79,14 @@ export function createSseWriter(out: ServerResponse, maxBufferedBytes: number, o
   return {
     write(text) {
       if (ended) return false;
-      pending.push(text);
-      pendingBytes += text.length;
+      // Judged on what already waits, not on the new event: a reader that keeps up takes any one
+      // event, however large (an agent's tool output), and a backlog stays under the limit plus one.
       if (out.writableLength + pendingBytes > maxBufferedBytes) {
         overflow(`the client fell more than ${maxBufferedBytes} bytes behind`);
         return false;
       }
+      pending.push(text);
+      pendingBytes += text.length;
       flushing ??= setImmediate(flush);
       return true;
     },
