@@ -18,7 +18,7 @@ export async function dispatchBench(): Promise<Record<string, unknown>> {
     await core.services.instances.idle(); // runs wait until the instance's agent is probed
     const webhook = core.services.webhooks.create({ name: 'bench', promptTemplate: '{{payload}}', enabled: true, notify: 'default', memory: 'fresh', instanceId: instance.id });
     for (let i = 0; i < triggers; i++) {
-      const response = await fetch(webhook.triggerUrl, { method: 'POST', body: String(i) });
+      const response = await fetch(webhook.triggerUrl!, { method: 'POST', body: String(i) });
       const { run } = (await response.json()) as { run: { id: string } };
       // One at a time, so each is dispatched to a free instance.
       while (['queued', 'running'].includes(core.services.runs.get(run.id).status)) await new Promise((resolve) => setImmediate(resolve));

@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, one JSON object per line on stdout.
 import { activityBench } from './activity';
 import { dispatchBench } from './dispatch';
+import { eventStreamBackpressureBench } from './event-stream-backpressure';
 import { mcpBench } from './mcp';
 import { sandboxBench } from './sandbox';
 import { schedulerBench } from './scheduler';
@@ -15,6 +16,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   startup: startupBench,
   mcp: mcpBench,
   sandbox: sandboxBench,
+  'event-stream-backpressure': eventStreamBackpressureBench,
 };
 
 const only = process.argv[2];

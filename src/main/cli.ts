@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { backupDatabase } from './cli/backup';
 import { type ServiceAction, serviceActions, serviceCommand } from './cli/service';
-import { type Scope, scopes } from '../shared/contract';
+import { type ApiKey, type Scope, scopes } from '../shared/contract';
 import { type Core, createCore, defaultPort } from './core';
 import { resolveDataDir } from './core/data-dir';
 import { DataDirInUseError } from './core/data-lock';
@@ -100,7 +100,8 @@ async function keys(dataDir: string, action: string | undefined, args: string[],
     const { apiKeys } = core.services;
     if (action === 'create') {
       if (!name) throw new UsageError('keys create needs --name NAME.');
-      const { apiKey, key } = apiKeys.create(name, scope);
+      // Through the contract, so a name with control characters is refused here as over the API.
+      const { apiKey, key } = (await core.dispatch('keys.create', { body: { name, scope } })) as { apiKey: ApiKey; key: string };
       process.stdout.write(`Created API key ${apiKey.id} (${apiKey.name}, scope ${apiKey.scope}). It is shown only now:\n${key}\n`);
     } else if (action === 'list') {
       const list = apiKeys.list();

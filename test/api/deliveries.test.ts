@@ -28,8 +28,8 @@ describe('recording', () => {
     const body = '{"event":"deploy"}';
     const headers = { 'content-type': 'application/json', 'x-hub-signature-256': signed(body), authorization: 'Bearer s3cret', cookie: 'session=abc', 'x-request-id': 'r-1' };
     const accepted = await request(`${webhook.triggerUrl}?env=prod&token=hidden`, { method: 'POST', headers, body });
-    await request(webhook.triggerUrl, { method: 'POST', headers: { ...headers, 'x-hub-signature-256': 'sha256=00' }, body });
-    await request(webhook.triggerUrl, { method: 'POST', headers: { ...headers, 'content-type': 'image/png', 'x-hub-signature-256': signed(Buffer.from([0xff])) }, body: Buffer.from([0xff]) });
+    await request(webhook.triggerUrl!, { method: 'POST', headers: { ...headers, 'x-hub-signature-256': 'sha256=00' }, body });
+    await request(webhook.triggerUrl!, { method: 'POST', headers: { ...headers, 'content-type': 'image/png', 'x-hub-signature-256': signed(Buffer.from([0xff])) }, body: Buffer.from([0xff]) });
 
     const { deliveries } = await list(webhook);
     expect(deliveries.map((d) => [d.outcome, d.status, d.errorCode])).toEqual([
@@ -48,7 +48,7 @@ describe('recording', () => {
 
   it('lists newest first, page by page', async () => {
     const webhook = await create();
-    for (let n = 0; n < 5; n++) await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"event":${n}}` });
+    for (let n = 0; n < 5; n++) await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"event":${n}}` });
     const page1 = await list(webhook, '?limit=2');
     const page2 = await list(webhook, `?limit=2&before=${page1.nextBefore}`);
     const page3 = await list(webhook, `?limit=2&before=${page2.nextBefore}`);
@@ -64,7 +64,7 @@ describe('replay', () => {
   it('makes a new run, labelled as a replay, whose prompt equals the original’s; signature and idempotency checks skipped', async () => {
     const webhook = await create({ signature: { scheme: 'github', secret }, fencePayload: true });
     const body = '{"event":"release","tag":"v1.2.0"}';
-    const original = await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signed(body), 'idempotency-key': 'k-1' }, body });
+    const original = await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signed(body), 'idempotency-key': 'k-1' }, body });
     const [delivery] = (await list(webhook)).deliveries;
     clock.advance(60_000);
     const replayed = await t.api('POST', `/api/deliveries/${delivery.id}/replay`);
@@ -81,7 +81,7 @@ describe('replay', () => {
 
   it('applies the filter as it is now', async () => {
     const webhook = await create();
-    await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"event":"push"}' });
+    await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"event":"push"}' });
     const [delivery] = (await list(webhook)).deliveries;
     await t.api('PUT', `/api/webhooks/${webhook.id}`, { filter: [{ payload: 'event', equals: 'release' }] });
     const replayed = await t.api('POST', `/api/deliveries/${delivery.id}/replay`);
@@ -92,7 +92,7 @@ describe('replay', () => {
   it('replays a GET from its query, and refuses what cannot be replayed', async () => {
     const webhook = await create({ promptTemplate: 'env={{payload.env}}' });
     await request(`${webhook.triggerUrl}?env=staging`, {});
-    await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(20_000) });
+    await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(20_000) });
     const [tooLarge, get] = (await list(webhook)).deliveries;
     const replayed = await t.api('POST', `/api/deliveries/${get.id}/replay`);
     expect((await t.api('GET', `/api/runs/${replayed.body.run.id}`)).body.run.prompt).toBe('env=staging');
@@ -120,7 +120,7 @@ describe('test payloads', () => {
 describe('retention', () => {
   it('keeps the newest per webhook and drops those past the age limit', async () => {
     const webhook = await create();
-    for (let n = 0; n < 6; n++) await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"event":${n}}` });
+    for (let n = 0; n < 6; n++) await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"event":${n}}` });
     expect((await t.api('GET', '/api/settings')).body.settings.deliveries).toEqual({ retentionDays: 7, retentionPerWebhook: 1000 });
     await t.api('PATCH', '/api/settings', { deliveries: { retentionPerWebhook: 4 } });
     t.core.services.deliveries.trim();

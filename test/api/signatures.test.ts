@@ -16,7 +16,7 @@ afterAll(() => t.close());
 
 const create = async (signature: object | undefined) =>
   (await t.api('POST', '/api/webhooks', { name: 'signed', promptTemplate: 'got {{payload}}', ...(signature ? { signature } : {}) })).body.webhook as Webhook;
-const post = (webhook: Webhook, body: string, headers: Record<string, string>) => request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body });
+const post = (webhook: Webhook, body: string, headers: Record<string, string>) => request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body });
 
 describe('GitHub X-Hub-Signature-256', () => {
   // From GitHub's documentation on validating webhook deliveries.

@@ -120,7 +120,7 @@ describe('POST trigger', () => {
 
   it('answers 404 for an unknown token and never stores anything', async () => {
     const before = (await t.api('GET', '/api/runs?limit=500')).body.runs.length;
-    for (const token of ['nope', 'x'.repeat(43), webhook.token.slice(0, -1), `${webhook.token}x`, encodeURIComponent('../../api/health')]) {
+    for (const token of ['nope', 'x'.repeat(43), webhook.token!.slice(0, -1), `${webhook.token}x`, encodeURIComponent('../../api/health')]) {
       const response = await request(`${t.url}/api/webhooks/trigger/${token}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
       expect(response.status, token).toBe(404);
       expect(response.body.error.code).toBe('not_found');

@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function deliver(event: string, body: string, delivery: string = randomUUID()) {
-  return request(webhook.triggerUrl, {
+  return request(webhook.triggerUrl!, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -101,7 +101,7 @@ describe('the github preset', () => {
   it('refuses a payload whose signature does not match', async () => {
     const body = JSON.stringify(events[0].payload);
     const signature = await sign(secret, body);
-    const response = await request(webhook.triggerUrl, {
+    const response = await request(webhook.triggerUrl!, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-github-event': events[0].event, 'x-hub-signature-256': signature },
       body: body.replace('"action":"', '"action":"x'),

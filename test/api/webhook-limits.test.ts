@@ -44,17 +44,17 @@ describe('maxPayloadBytes', () => {
     const large = await create({ maxPayloadBytes: 30_000 });
     const seed = await create();
     const body = json(27_000);
-    expect((await request(large.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(202);
-    expect((await request(seed.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(413);
+    expect((await request(large.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(202);
+    expect((await request(seed.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(413);
     await t.api('PUT', `/api/webhooks/${large.id}`, { maxPayloadBytes: 20_000 });
-    expect((await request(large.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(413);
-    expect((await request(large.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json(20_000) })).status).toBe(202);
+    expect((await request(large.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(413);
+    expect((await request(large.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json(20_000) })).status).toBe(202);
   });
 
   it('takes 1 MiB exactly at its highest', async () => {
     const webhook = await create({ maxPayloadBytes: 1_048_576 });
-    expect((await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json(1_048_576) })).status).toBe(202);
-    expect((await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json(1_048_577) })).status).toBe(413);
+    expect((await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json(1_048_576) })).status).toBe(202);
+    expect((await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: json(1_048_577) })).status).toBe(413);
   });
 });
 
@@ -62,7 +62,7 @@ describe('413 while the sender is still sending', () => {
   it('reaches fetch posting 5 MB to a seed-default webhook, body buffered or streamed', async () => {
     const webhook = await create();
     for (let attempt = 0; attempt < 3; attempt++) {
-      const buffered = await fetch(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: fiveMegabytes() });
+      const buffered = await fetch(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: fiveMegabytes() });
       expect(buffered.status).toBe(413);
       expect(((await buffered.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
     }
@@ -73,20 +73,20 @@ describe('413 while the sender is still sending', () => {
         controller.close();
       },
     });
-    const streamed = await fetch(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: stream, duplex: 'half' });
+    const streamed = await fetch(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: stream, duplex: 'half' });
     expect(streamed.status).toBe(413);
   });
 
   it('reaches a client that writes all 5 MB before it reads anything', async () => {
     const webhook = await create();
-    const answer = await writeThenRead(webhook.triggerUrl, fiveMegabytes());
+    const answer = await writeThenRead(webhook.triggerUrl!, fiveMegabytes());
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toContain('payload_too_large');
   });
 
   it('records the refusal with the declared size in its message', async () => {
     const webhook = await create();
-    await fetch(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: fiveMegabytes() });
+    await fetch(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: fiveMegabytes() });
     const { deliveries } = (await t.api('GET', `/api/webhooks/${webhook.id}/deliveries`)).body;
     expect(deliveries).toHaveLength(1);
     expect(deliveries[0]).toMatchObject({ status: 413, outcome: 'refused', errorCode: 'payload_too_large', bodyBytes: null, replayable: false });

@@ -25,7 +25,7 @@ const create = async (body: object) => {
   return response.body.webhook as Webhook;
 };
 const post = (webhook: Webhook, body: string, headers: Record<string, string>, contentType = 'application/json') =>
-  request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': contentType, ...headers }, body });
+  request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': contentType, ...headers }, body });
 const promptOf = async (runId: string) => (await t.api('GET', `/api/runs/${runId}`)).body.run.prompt as string;
 
 describe('stripe', () => {
@@ -95,14 +95,14 @@ describe('slack', () => {
       const body =
         'token=xyzz0WbapA4vBCDEFasx0q6G&team_id=T1DC2JH3J&team_domain=testteamnow&channel_id=G8PSS9T3V&channel_name=foobar&user_id=U2CERLKJA&user_name=roadrunner&command=%2Fwebhook-collect&text=&response_url=https%3A%2F%2Fhooks.slack.com%2Fcommands%2FT1DC2JH3J%2F397700885554%2F96rGlfmibIGlgcZRskXaIFfN&trigger_id=398738663015.47445629121.803a0bc887a14d10d2c447fce8b6703c';
       const headers = { 'x-slack-request-timestamp': '1531420618', 'x-slack-signature': 'v0=a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503' };
-      const accepted = await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+      const accepted = await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
       expect(accepted.status).toBe(202);
       // Form fields are payload fields too.
       expect((await other.api('GET', `/api/runs/${accepted.body.run.id}`)).body.run.prompt).toBe('roadrunner ran /webhook-collect');
-      const tampered = await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: body.replace('foobar', 'foobaz') });
+      const tampered = await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: body.replace('foobar', 'foobaz') });
       expect(tampered.status).toBe(401);
       slackClock.advance(6 * 60_000);
-      expect((await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body })).status).toBe(401);
+      expect((await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body })).status).toBe(401);
     } finally {
       await other.close();
     }

@@ -45,15 +45,15 @@ describe('PUT /api/webhooks/{id}', () => {
 
   it('regenerates the token: the old URL is unknown at once, the new one works', async () => {
     const webhook = await create();
-    expect((await trigger(webhook.token)).status).toBe(202);
+    expect((await trigger(webhook.token!)).status).toBe(202);
     const response = await t.api('PUT', `/api/webhooks/${webhook.id}`, { regenerateToken: true });
     const renewed = response.body.webhook as Webhook;
     expect(renewed.token).not.toBe(webhook.token);
     expect(renewed.triggerUrl).toContain(renewed.token);
-    const old = await trigger(webhook.token);
+    const old = await trigger(webhook.token!);
     expect(old.status).toBe(404);
     expect(old.body.error.code).toBe('not_found');
-    expect((await trigger(renewed.token)).status).toBe(202);
+    expect((await trigger(renewed.token!)).status).toBe(202);
   });
 
   it('regenerateToken false keeps the token', async () => {
@@ -65,11 +65,11 @@ describe('PUT /api/webhooks/{id}', () => {
   it('disabling answers 403 webhook_disabled on trigger until re-enabled', async () => {
     const webhook = await create();
     await t.api('PUT', `/api/webhooks/${webhook.id}`, { enabled: false });
-    const refused = await trigger(webhook.token);
+    const refused = await trigger(webhook.token!);
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('webhook_disabled');
     await t.api('PUT', `/api/webhooks/${webhook.id}`, { enabled: true });
-    expect((await trigger(webhook.token)).status).toBe(202);
+    expect((await trigger(webhook.token!)).status).toBe(202);
   });
 
   it('rejects bad input and changes nothing', async () => {
@@ -88,7 +88,7 @@ describe('PUT /api/webhooks/{id}', () => {
       expect(response.body.error.code).toBe(code);
     }
     expect((await t.api('GET', `/api/webhooks/${webhook.id}`)).body).toEqual(before);
-    expect((await trigger(webhook.token)).status).toBe(202);
+    expect((await trigger(webhook.token!)).status).toBe(202);
   });
 
   it('answers 404 for an unknown id', async () => {
@@ -104,7 +104,7 @@ describe('list and delete', () => {
     const listed = (await t.api('GET', '/api/webhooks')).body.webhooks as Webhook[];
     expect(listed.map((w) => w.id)).toContain(webhook.id);
     expect((await t.api('DELETE', `/api/webhooks/${webhook.id}`)).status).toBe(204);
-    expect((await trigger(webhook.token)).status).toBe(404);
+    expect((await trigger(webhook.token!)).status).toBe(404);
     expect((await t.api('GET', `/api/webhooks/${webhook.id}`)).status).toBe(404);
   });
 });

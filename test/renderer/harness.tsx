@@ -6,18 +6,24 @@ import type { ReactElement } from 'react';
 import { registerIpc } from '../../src/main/ipc';
 import { createBridge } from '../../src/preload/bridge';
 import { AppProvider } from '../../src/renderer/src/lib/app-context';
-import { ipcClient } from '../../src/renderer/src/lib/api';
+import { type StewardClient, ipcClient } from '../../src/renderer/src/lib/api';
 import { type AppStore, createAppStore } from '../../src/renderer/src/store';
 import { followLiveEvents } from '../../src/renderer/src/store/events';
 import { ipcChannels } from '../../src/shared/bridge';
 import type { TestCore } from '../support/core';
 import { fakeElectron } from '../support/fake-electron';
 
-export function connectStore(t: TestCore): { store: AppStore; disconnect: () => void } {
+/** The IPC client of the desktop app, on the fake IPC to the core's dispatch. */
+export function ipcClientOf(t: TestCore): { client: StewardClient; unregister: () => void; electron: ReturnType<typeof fakeElectron> } {
   const electron = fakeElectron('file:///app/index.html');
   const unregister = registerIpc(electron.ipcMain, { dispatch: t.core.dispatch, isAppUrl: (url) => url.startsWith('file://') });
+  return { client: ipcClient(createBridge(electron.ipcRenderer, 'linux')), unregister, electron };
+}
+
+export function connectStore(t: TestCore): { store: AppStore; disconnect: () => void } {
+  const { client, unregister, electron } = ipcClientOf(t);
   const forward = t.core.services.live.subscribe((event) => electron.send(ipcChannels.event, event));
-  const store = createAppStore(ipcClient(createBridge(electron.ipcRenderer, 'linux')));
+  const store = createAppStore(client);
   const unfollow = followLiveEvents(store);
   return {
     store,

@@ -3,7 +3,7 @@
 // the automation form's catch-up choice, with Testing Library on a real core.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { SignatureField, type SignatureValue } from '../../src/renderer/src/components/SignatureField';
+import { type ShownCheck, SignatureField, signatureOf } from '../../src/renderer/src/components/SignatureField';
 import { Toasts } from '../../src/renderer/src/components/Toasts';
 import { Automations } from '../../src/renderer/src/views/Automations';
 import { RunList } from '../../src/renderer/src/views/Runs';
@@ -132,18 +132,24 @@ describe('the automation form', () => {
 });
 
 describe('the signature field', () => {
-  it('gives a scheme and secret, keeps a stored secret while none is typed, and removes the check with None', () => {
-    const values: SignatureValue[] = [];
-    render(<SignatureField current={{ scheme: 'github' }} onChange={(value) => values.push(value)} />);
+  it('sends what it shows: a scheme and secret, the stored secret kept while none is typed, None removes the check', () => {
+    const stored = { scheme: 'github' as const };
+    expect(signatureOf({ scheme: 'github', secret: '' }, stored)).toEqual({ value: undefined });
+    expect(signatureOf({ scheme: 'github', secret: 'long enough' }, stored)).toEqual({ value: { scheme: 'github', secret: 'long enough' } });
+    expect(signatureOf({ scheme: 'github', secret: 'short' }, stored).problem).toBe('The secret must be at least 8 characters.');
+    expect(signatureOf({ scheme: 'stripe', secret: '' }, stored).problem).toMatch(/^Type the signing secret, or choose None/);
+    expect(signatureOf({ scheme: 'none', secret: '' }, stored)).toEqual({ value: null });
+    expect(signatureOf({ scheme: 'none', secret: '' }, null)).toEqual({ value: undefined });
+  });
+
+  it('says a stored secret is kept, and what None means', () => {
+    const shown: ShownCheck[] = [];
+    const { rerender } = render(<SignatureField shown={{ scheme: 'github', secret: '' }} stored={{ scheme: 'github' }} onChange={(next) => shown.push(next)} />);
     expect(screen.getByText(/Stored, never shown/)).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('Signing secret'), { target: { value: 'short' } });
-    fireEvent.blur(screen.getByLabelText('Signing secret'));
-    expect(screen.getByText('The secret must be at least 8 characters.')).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('Signing secret'), { target: { value: 'long enough' } });
-    expect(screen.queryByRole('alert')).toBeNull();
-    fireEvent.change(screen.getByLabelText('Signing secret'), { target: { value: '' } });
-    fireEvent.change(screen.getByLabelText('Scheme'), { target: { value: 'stripe' } });
     fireEvent.change(screen.getByLabelText('Scheme'), { target: { value: 'none' } });
-    expect(values).toEqual([{ scheme: 'github', secret: 'short' }, { scheme: 'github', secret: 'long enough' }, undefined, { scheme: 'stripe', secret: '' }, null]);
+    expect(shown).toEqual([{ scheme: 'none', secret: '' }]);
+    rerender(<SignatureField shown={{ scheme: 'none', secret: '' }} stored={{ scheme: 'github' }} onChange={(next) => shown.push(next)} />);
+    expect(screen.queryByLabelText('Signing secret')).toBeNull();
+    expect(screen.getByText('Anyone with the trigger URL can trigger it.')).toBeTruthy();
   });
 });

@@ -20,8 +20,8 @@ afterEach(cleanup);
 describe('deliveries in the UI', () => {
   it('lists them with status, shows a body, and replays one into a new run with the same prompt', async () => {
     const webhook = (await t.api('POST', '/api/webhooks', { name: 'CI', promptTemplate: 'CI {{payload.conclusion}}: {{payload}}', filter: [{ payload: 'conclusion', equals: 'failure' }] })).body.webhook as Webhook;
-    const failed = await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"conclusion":"failure","run":7}' });
-    await request(webhook.triggerUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"conclusion":"success","run":8}' });
+    const failed = await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"conclusion":"failure","run":7}' });
+    await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"conclusion":"success","run":8}' });
 
     const { store, disconnect } = connectStore(t);
     await Promise.all([store.getState().loadInstances(), store.getState().loadWebhooks()]);
@@ -60,10 +60,12 @@ describe('deliveries in the UI', () => {
     fireEvent.change(within(form).getByLabelText('Sender'), { target: { value: 'github' } });
     expect(within(form).getByLabelText<HTMLTextAreaElement>('Prompt template').value).toContain('{{payload.repository.full_name}}');
     fireEvent.change(within(form).getByLabelText('Filter'), { target: { value: '[{"header": "x-github-event", "equals": "workflow_run"}]' } });
+    // The preset's scheme is shown, so its secret is needed (webhook-check.test.tsx).
+    fireEvent.change(within(form).getByLabelText('Signing secret'), { target: { value: 'github-secret' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Create webhook' }));
     await waitFor(() => expect(screen.getByRole('article', { name: 'From GitHub' })).toBeTruthy());
     const created = ((await t.api('GET', '/api/webhooks')).body.webhooks as Webhook[]).find((each) => each.name === 'From GitHub')!;
-    expect(created).toMatchObject({ sender: 'github', maxPayloadBytes: 1_048_576, filter: [{ header: 'x-github-event', equals: 'workflow_run' }], idempotencyKey: '{{headers.x-github-delivery}}' });
+    expect(created).toMatchObject({ sender: 'github', maxPayloadBytes: 1_048_576, filter: [{ header: 'x-github-event', equals: 'workflow_run' }], idempotencyKey: '{{headers.x-github-delivery}}', signature: { scheme: 'github' } });
     disconnect();
   });
 });

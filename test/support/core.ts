@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Core, createCore } from '../../src/main/core';
+import type { HttpLimits } from '../../src/main/core/http/limits';
 import { silentLogger } from '../../src/main/core/logger';
 import type { Clock } from '../../src/main/core/scheduler/clock';
 import { systemClock } from '../../src/main/core/scheduler/clock';
@@ -53,9 +54,16 @@ export async function request(url: string, init: RequestInit): Promise<ApiRespon
  * The core's clock stands still unless the test moves it (`clock`): no automation fires in the
  * middle of a test that compares stored state before and after a request.
  */
-export async function startTestCore(options: { clock?: Clock; dataDir?: string; notificationTiming?: NotificationTiming } = {}): Promise<TestCore> {
+export async function startTestCore(options: { clock?: Clock; dataDir?: string; notificationTiming?: NotificationTiming; httpLimits?: Partial<HttpLimits> } = {}): Promise<TestCore> {
   const dataDir = options.dataDir ?? tempDir();
-  const core = await createCore({ dataDir, port: 0, logger: silentLogger(), clock: options.clock ?? new ManualClock(new Date()), notificationTiming: options.notificationTiming });
+  const core = await createCore({
+    dataDir,
+    port: 0,
+    logger: silentLogger(),
+    clock: options.clock ?? new ManualClock(new Date()),
+    notificationTiming: options.notificationTiming,
+    httpLimits: options.httpLimits,
+  });
   const { key } = core.services.apiKeys.create('test');
   return {
     core,

@@ -1,12 +1,13 @@
 // The data folder's serving lock on its own: one holder at a time, the error naming the holder,
-// stale locks (a dead pid, an earlier process with our pid, a damaged file) taken over, and a
-// release that never removes a lock someone else holds.
+// stale locks (a dead pid, a zombie, a pid reused by another program, an earlier process with our
+// pid, a damaged file) taken over, and a release that never removes a lock someone else holds.
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DataDirInUseError, acquireDataLock, isProcessAlive, lockFileName } from '../../src/main/core/data-lock';
+import { identityOf } from '../../src/main/core/process-identity';
 import { tempDir } from '../support/core';
 
 /** A pid that certainly belonged to a process which has ended. */
@@ -89,6 +90,51 @@ describe('the data folder lock', () => {
     writeLock(dir, { pid, hostname: os.hostname(), token: 'crashed', startedAt: '' });
     const lock = acquireDataLock(dir);
     expect(readLock(dir)).toMatchObject({ pid: process.pid });
+    lock.release();
+  });
+
+  it.runIf(process.platform === 'linux')('takes over a lock whose process is a zombie: it ended, only its exit status waits to be read', async () => {
+    // `sleep 600` (after exec) is the parent of the background `true` and never reaps it.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
+      await expect.poll(() => identityOf(zombie)?.ended, { timeout: 5_000 }).toBe(true);
+      expect(isProcessAlive(zombie)).toBe(true); // what kill(pid, 0) says of a zombie: why it is not enough
+      const dir = tempDir();
+      writeLock(dir, { pid: zombie, hostname: os.hostname(), token: 'crashed', startedAt: '' });
+      acquireDataLock(dir).release();
+    } finally {
+      parent.kill();
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('takes over a lock whose pid now belongs to another program (start time or command line differ)', async () => {
+    const other = spawn('sleep', ['600'], { stdio: 'ignore' });
+    try {
+      const pid = other.pid!;
+      await expect.poll(() => identityOf(pid)?.command).toBe('sleep 600');
+      const now = identityOf(pid)!;
+      const steward = identityOf(process.pid)!;
+      const dir = tempDir();
+      // The Steward that wrote the lock started at another time, with its own command line.
+      writeLock(dir, { pid, hostname: os.hostname(), token: 'earlier', startedAt: '', startTicks: now.startTicks! - 1, command: steward.command });
+      acquireDataLock(dir).release();
+      // The same start time but another command line: still not the lock's Steward.
+      writeLock(dir, { pid, hostname: os.hostname(), token: 'earlier', startedAt: '', startTicks: now.startTicks, command: steward.command });
+      acquireDataLock(dir).release();
+      // Both as recorded: that process holds it.
+      writeLock(dir, { pid, hostname: os.hostname(), token: 'holder', startedAt: '', startTicks: now.startTicks, command: now.command });
+      expect(() => acquireDataLock(dir)).toThrow(`(pid ${pid})`);
+    } finally {
+      other.kill();
+    }
+  });
+
+  it('records its holder’s start time and command line', () => {
+    const dir = tempDir();
+    const lock = acquireDataLock(dir);
+    const written = readLock(dir) as { startTicks?: number; command?: string };
+    if (process.platform === 'linux') expect(written).toMatchObject({ startTicks: identityOf(process.pid)!.startTicks, command: identityOf(process.pid)!.command });
     lock.release();
   });
 

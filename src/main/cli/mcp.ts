@@ -1,14 +1,15 @@
 // `steward mcp`: Steward's MCP server over stdio, for clients that start a command. When a daemon
 // answers on the port, its /mcp serves the calls (with STEWARD_API_KEY); otherwise this process
-// opens the data folder itself, without listening and without its lock, as `keys` does.
+// opens the data folder itself, without listening and without its lock, as `keys` does. Lines that
+// are not JSON-RPC messages are answered with the protocol's errors (mcp-stdio.ts).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createCore, version } from '../core';
 import { createLogger } from '../core/logger';
 import { createMcpServer } from '../core/mcp-server';
+import { LineTransport } from './mcp-stdio';
 
 const probeTimeoutMs = 1_000;
 
@@ -33,7 +34,7 @@ async function proxy(baseUrl: string, key: string): Promise<void> {
   const server = new Server({ name: 'steward', version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
   server.setRequestHandler(CallToolRequestSchema, (request) => upstream.callTool(request.params));
-  await server.connect(new StdioServerTransport());
+  await server.connect(new LineTransport());
   await untilStdinCloses();
   await server.close();
   await upstream.close();
@@ -49,7 +50,7 @@ export async function mcp(dataDir: string, port: number, apiKey: string | undefi
   const core = await createCore({ dataDir, listen: false, logger: createLogger('warn') });
   try {
     const server = createMcpServer(core.dispatch);
-    await server.connect(new StdioServerTransport());
+    await server.connect(new LineTransport());
     await untilStdinCloses();
     await server.close();
   } finally {

@@ -10,6 +10,8 @@ export interface Caller {
   runId?: string | undefined;
   /** Set for a run's key: the one instance whose automations and webhooks it manages. */
   instanceId?: string | undefined;
+  /** Which credential it presented (an API key's id, a browser session), for limits per credential. */
+  credential?: string | undefined;
 }
 
 /** The desktop window, the CLI and other callers inside Steward itself. */

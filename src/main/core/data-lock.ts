@@ -1,11 +1,15 @@
 // The serving lock on a data folder: `steward.lock` names the one process (pid, host) that serves
 // the folder, so a second `steward serve` or desktop app on it stops with a clear error instead of
 // running every automation twice. The file appears whole or not at all (written aside, then
-// hard-linked into place, which fails if it exists); a lock whose process is gone is taken over.
+// hard-linked into place, which fails if it exists); a lock whose process is gone is taken over. Gone
+// includes a zombie (it ended; only its exit status waits to be read) and a pid the system has
+// since given to another program: the lock records its process's start time and command line, and
+// a process whose differ is not the Steward that wrote it (process-identity.ts).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { type ProcessIdentity, identityOf, isProcessAlive } from './process-identity';
 
 export const lockFileName = 'steward.lock';
 
@@ -24,7 +28,7 @@ export class DataDirInUseError extends Error {
   }
 }
 
-interface Owner {
+interface Owner extends Partial<ProcessIdentity> {
   pid: number;
   hostname: string;
   token: string;
@@ -44,14 +48,17 @@ export interface DataLock {
  */
 const heldHere: Set<string> = ((globalThis as { [key: symbol]: Set<string> | undefined })[Symbol.for('steward.dataLocks')] ??= new Set<string>());
 
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, as another user's process.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+export { isProcessAlive };
+
+/** Whether the lock's owner still runs: the same process (start time, command line) and not a zombie. */
+function ownerRuns(owner: Owner): boolean {
+  if (!isProcessAlive(owner.pid)) return false;
+  const now = identityOf(owner.pid);
+  // Where the process cannot be inspected, being there is all that can be known.
+  if (now === undefined) return true;
+  if (now.ended) return false;
+  if (owner.startTicks !== undefined && now.startTicks !== undefined && owner.startTicks !== now.startTicks) return false;
+  return owner.command === undefined || now.command === undefined || owner.command === now.command;
 }
 
 /** The lock's owner; null when the file is gone; `garbage` when it holds something else. */
@@ -128,7 +135,15 @@ export function acquireDataLock(dataDir: string): DataLock {
   const file = path.join(dataDir, lockFileName);
   const { pid } = process;
   const hostname = os.hostname();
-  const owner: Owner = { pid, hostname, token: randomBytes(12).toString('hex'), startedAt: new Date().toISOString() };
+  const self = identityOf(pid);
+  const owner: Owner = {
+    pid,
+    hostname,
+    token: randomBytes(12).toString('hex'),
+    startedAt: new Date().toISOString(),
+    ...(self?.startTicks === undefined ? {} : { startTicks: self.startTicks }),
+    ...(self?.command === undefined ? {} : { command: self.command }),
+  };
 
   for (let attempt = 0; attempt < 5; attempt++) {
     if (create(file, owner)) {
@@ -153,7 +168,7 @@ export function acquireDataLock(dataDir: string): DataLock {
     }
     // A process on another machine (a shared folder) cannot be checked: it counts as running.
     if (other.hostname !== hostname) throw new DataDirInUseError(dataDir, other.pid, other.hostname);
-    if (other.pid === pid ? heldHere.has(other.token) : isProcessAlive(other.pid)) throw new DataDirInUseError(dataDir, other.pid);
+    if (other.pid === pid ? heldHere.has(other.token) : ownerRuns(other)) throw new DataDirInUseError(dataDir, other.pid);
     removeStale(file, other, owner.token);
   }
   throw new Error(`Could not take the lock ${file}: other processes keep taking and dropping it.`);

@@ -53,16 +53,16 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
       return { scheduler: scheduler.state() };
     },
 
-    'webhooks.list': () => ({ webhooks: webhooks.list() }),
+    'webhooks.list': (_input, caller) => ({ webhooks: webhooks.list(caller.instanceId) }),
     'webhooks.create': ({ body }, caller) => {
       const instanceId = body.instanceId ?? caller.instanceId;
       assertOwnInstance(caller, instanceId);
-      return { webhook: webhooks.create({ ...body, instanceId }, runs.parentFor(caller)) };
+      return { webhook: webhooks.shownTo(webhooks.create({ ...body, instanceId }, runs.parentFor(caller)), caller.instanceId) };
     },
-    'webhooks.get': ({ params }) => ({ webhook: webhooks.get(params.id) }),
+    'webhooks.get': ({ params }, caller) => ({ webhook: webhooks.get(params.id, caller.instanceId) }),
     'webhooks.update': ({ params, body }, caller) => {
       assertOwnInstance(caller, webhooks.get(params.id).instanceId, body.instanceId);
-      return { webhook: webhooks.update(params.id, body) };
+      return { webhook: webhooks.shownTo(webhooks.update(params.id, body), caller.instanceId) };
     },
     'webhooks.test': ({ params, body }) => deliveries.test(params.id, body.payload),
     'webhooks.delete': ({ params }, caller) => {

@@ -7,6 +7,7 @@ import { acquireDataLock } from './data-lock';
 import { type Dispatch, createDispatch } from './dispatch';
 import { type Handlers, createHandlers } from './handlers';
 import { buildHttpApp } from './http/app';
+import { type HttpLimits, defaultHttpLimits } from './http/limits';
 import { buildOpenApiDocument } from './http/openapi';
 import { type Logger, createLogger } from './logger';
 import { type Clock, systemClock } from './scheduler/clock';
@@ -43,6 +44,8 @@ export interface CoreOptions {
   allowedHosts?: readonly string[];
   /** Run notifications' retry waits and attempt time limit; tests shorten them. */
   notificationTiming?: NotificationTiming;
+  /** What one HTTP client may hold (request timeout, connections, event streams); tests shorten them. */
+  httpLimits?: Partial<HttpLimits>;
 }
 
 export interface Core {
@@ -76,6 +79,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   }
   let url = httpUrl(host, options.port ?? defaultPort);
   const clock = options.clock ?? systemClock;
+  const limits: HttpLimits = { ...defaultHttpLimits, ...options.httpLimits };
   let handlers: Handlers | undefined;
   let dispatch: Dispatch | undefined;
   const services: Services = createServices({
@@ -87,7 +91,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     baseUrl: () => url,
     notificationTiming: options.notificationTiming,
     startTriggerListener: async () => {
-      const triggersOnly = await buildHttpApp(services, handlers!, logger, { triggersOnly: true });
+      const triggersOnly = await buildHttpApp(services, handlers!, logger, { triggersOnly: true, limits });
       await triggersOnly.listen({ host: '127.0.0.1', port: 0 });
       const address = triggersOnly.server.address();
       return { port: typeof address === 'object' && address ? address.port : 0, close: () => triggersOnly.close() };
@@ -106,7 +110,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     });
     dispatch = createDispatch(handlers);
     services.runner.useDispatch(dispatch);
-    app = await buildHttpApp(services, handlers, logger, { web: { webRoot: options.webRoot, allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()) } });
+    app = await buildHttpApp(services, handlers, logger, { limits, web: { webRoot: options.webRoot, allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()) } });
     if (options.listen !== false) {
       await app.listen({ host, port: options.port ?? defaultPort });
       const address = app.server.address();

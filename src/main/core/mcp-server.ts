@@ -1,10 +1,10 @@
 // Steward as an MCP server: the steward operations as MCP tools, each call dispatched with the
 // contract's validation. A refused call is a tool result with isError (the API's error body), so
-// the client's model can read it and try again; only a bug is a protocol error. A caller of a
-// narrower scope than admin sees only the tools it may call; calling another one is `forbidden`.
-// A run's key calls as that run: what it starts is the run's child (caller.ts).
+// the client's model can read it and try again; an unknown tool is the protocol error -32602. A
+// caller of a narrower scope than admin sees only the tools it may call; calling another one is
+// `forbidden`. A run's key calls as that run: what it starts is the run's child (caller.ts).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { operations } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
@@ -25,7 +25,8 @@ export function createMcpServer(dispatch: Dispatch, caller: Caller = adminCaller
   }));
   server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
     const tool = stewardOperations.find(({ name }) => name === params.name);
-    if (!tool) return errorResult(new AppError('not_found', `No tool ${params.name}.`));
+    // The spec's protocol error for an unknown tool, not a tool result: nothing ran.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
     try {
       const output = await callStewardOperation(dispatch, tool.operation, params.arguments ?? {}, caller);
       return { content: [{ type: 'text', text: JSON.stringify(output ?? null) }] };

@@ -3,6 +3,7 @@
 // versions and by hand) reads as null.
 import { type Settings, type SettingsPatch, defaultSettings, Settings as SettingsSchema } from '../../shared/contract';
 import type { Store } from './store';
+import { unchanged } from './unchanged';
 
 type Section = Exclude<keyof Settings, 'defaultAgent' | 'mcpServers'>;
 const sections: Section[] = ['runner', 'activity', 'deliveries', 'notifications', 'desktop'];
@@ -50,11 +51,16 @@ function parseSettings(store: Store): Settings {
   return SettingsSchema.parse(settings);
 }
 
-/** Writes the given settings; call inside a transaction. */
+/** Writes the given settings; call inside a transaction. A value already in force is not written again. */
 export function writeSettings(store: Store, patch: SettingsPatch): void {
+  const inForce = readSettings(store);
+  const put = (key: string, value: unknown, current: unknown) => {
+    if (!unchanged({ value }, { value: current })) store.settings.set(key, JSON.stringify(value));
+  };
   for (const section of sections) {
-    for (const [name, value] of Object.entries(patch[section] ?? {})) store.settings.set(`${section}.${name}`, JSON.stringify(value));
+    const current = inForce[section] as Record<string, unknown>;
+    for (const [name, value] of Object.entries(patch[section] ?? {})) put(`${section}.${name}`, value, current[name]);
   }
-  if (patch.defaultAgent) store.settings.set('defaultAgent', JSON.stringify(patch.defaultAgent));
-  if (patch.mcpServers) store.settings.set('mcpServers', JSON.stringify(patch.mcpServers));
+  if (patch.defaultAgent) put('defaultAgent', patch.defaultAgent, inForce.defaultAgent);
+  if (patch.mcpServers) put('mcpServers', patch.mcpServers, inForce.mcpServers);
 }

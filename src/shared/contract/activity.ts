@@ -84,7 +84,8 @@ export const activityOperations = {
   }),
   'events.stream': defineOperation({
     name: 'events.stream', method: 'GET', path: '/api/events',
-    summary: 'Server-Sent Events: `activity` (a line, id = its sequence number, resumable with Last-Event-ID), `run` (a run changed status), `instance` (an instance changed) and `changed` ({resource, id}: an automation or webhook was created, changed or deleted)',
+    summary:
+      'Server-Sent Events: `activity` (a line, id = its sequence number, resumable with Last-Event-ID), `run` (a run changed status), `instance` (an instance changed), `changed` ({resource, id}: an automation or webhook was created, changed or deleted), `heartbeat` (every 15 s), `reset` (too much was missed to replay: reload) and `overflow` (the client fell behind: the stream closes; reconnect and reload). A key has at most 16 streams open at once (429 too_many_streams)',
     auth: true, status: 200, params: NoInput, query: z.strictObject({ lastEventId: z.coerce.number().int().min(0).optional() }), body: z.undefined(),
     output: z.string().describe('text/event-stream'), customRoute: true,
   }),

@@ -6,7 +6,15 @@ export const Timestamp = z.iso.datetime({ offset: false }).describe('ISO 8601 UT
 export const Id = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`), `must be a ${prefix}_ identifier`);
 
-export const Name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+/** Control characters (NUL, line breaks, C1), line/paragraph separators, and lone surrogates: not part of a name. */
+const notNameText = /[\p{Cc}\p{Cs}\u2028\u2029]/u;
+
+export const Name = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  .refine((name) => !notNameText.test(name), 'must not hold control characters (such as NUL or a line break)');
 
 /** Environment variables for a process Steward starts (an agent, an MCP server). */
 export const EnvVars = z

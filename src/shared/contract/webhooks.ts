@@ -21,16 +21,17 @@ export const Webhook = z.object({
   id: Id('whk'),
   name: z.string(),
   promptTemplate: z.string(),
-  token: z.string().describe('Secret; the credential embedded in the trigger URL'),
+  token: z.string().optional().describe("Secret; the credential embedded in the trigger URL. Never shown to a run's key"),
   enabled: z.boolean(),
   instanceId: Id('ins'),
   threadId: Id('thr'),
   createdByRunId: z.string().nullable().optional().describe("The run whose agent made it (through Steward's tools); its runs are that run's children. null: made by a person"),
-  triggerUrl: z.string().describe('The local trigger URL'),
-  publicTriggerUrl: z.string().nullable().describe('The trigger URL through the tunnel, while it is up'),
+  triggerUrl: z.string().optional().describe("The local trigger URL; never shown to a run's key"),
+  publicTriggerUrl: z.string().nullable().optional().describe("The trigger URL through the tunnel, while it is up; never shown to a run's key"),
   notify: NotifyOverride,
   memory: Memory,
   signature: z.object({ scheme: SignatureScheme }).nullable().describe('The signature check, if any; the secret is never shown'),
+  checkInForce: z.string().describe('The check a trigger request passes, in words: the token alone, or the token and a valid signature'),
   sender: Sender,
   maxPayloadBytes: MaxPayloadBytes,
   filter: Filter,
@@ -97,7 +98,7 @@ const WebhookEnvelope = z.object({ webhook: Webhook });
 export const webhookOperations = {
   'webhooks.list': defineOperation({
     name: 'webhooks.list', method: 'GET', path: '/api/webhooks', summary: 'List webhooks',
-    // Their trigger tokens start runs: not for a read-only key.
+    // Their trigger tokens start runs: not for a read-only key, and a run's key sees its own instance's without them.
     auth: true, scope: 'runs', status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
     output: z.object({ webhooks: z.array(Webhook) }),
   }),

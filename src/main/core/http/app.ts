@@ -5,8 +5,11 @@ import { AppError } from '../../../shared/errors';
 import type { Handlers } from '../handlers';
 import type { Logger } from '../logger';
 import type { Services } from '../services';
+import { jsonBodyText } from '../json-text';
+import { answerClientError, limitConnectionsPerClient } from './connection-limits';
 import { createErrorHandler } from './errors';
 import { registerEventStream } from './event-stream';
+import { type HttpLimits, defaultHttpLimits, requestCheckMs } from './limits';
 import { registerMcpRoute } from './mcp-route';
 import { registerOperationRoutes } from './operation-routes';
 import { registerTriggerRoutes } from './trigger-routes';
@@ -14,15 +17,20 @@ import { type WebOptions, registerWeb } from './web';
 
 /**
  * An empty body is no body, whatever Content-Type says: `curl -X DELETE -H 'Content-Type:
- * application/json'` must work. Non-empty bodies must be JSON.
+ * application/json'` must work. Non-empty bodies must be JSON, and text (json-text.ts).
  */
 function acceptEmptyBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text === '') done(null, undefined);
-    else void parseJson(request, text, done);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    if (body.length === 0) return done(null, undefined);
+    let text: string;
+    try {
+      text = jsonBodyText(body);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    void parseJson(request, text, done);
   });
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
     if (body.length === 0) done(null, undefined);
@@ -38,11 +46,21 @@ function noSchemaCompiler(): never {
  * `triggersOnly`: the listener the tunnel forwards to. It serves the trigger paths and
  * /api/health and nothing else, whatever the method or credentials.
  */
-export async function buildHttpApp(services: Services, handlers: Handlers, logger: Logger, options: { triggersOnly?: boolean; web?: WebOptions } = {}): Promise<FastifyInstance> {
+export async function buildHttpApp(
+  services: Services,
+  handlers: Handlers,
+  logger: Logger,
+  options: { triggersOnly?: boolean; web?: WebOptions; limits?: HttpLimits } = {},
+): Promise<FastifyInstance> {
   const handleError = createErrorHandler(logger);
+  const limits = options.limits ?? defaultHttpLimits;
   const app = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
+    // A request whose body stalls is answered 408 and closed (connection-limits.ts says how).
+    requestTimeout: limits.requestTimeoutMs,
+    http: { requestTimeout: limits.requestTimeoutMs, headersTimeout: Math.min(60_000, limits.requestTimeoutMs), connectionsCheckingInterval: requestCheckMs(limits) },
+    clientErrorHandler: answerClientError,
     // A HEAD must never fire a trigger or redeem a login link, so a route answers HEAD only where it
     // says so: the operations' GETs (which only read) and the page's files.
     exposeHeadRoutes: false,
@@ -58,6 +76,7 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
       handleError(known, request, reply);
     },
   });
+  limitConnectionsPerClient(app.server, limits.connectionsPerClient);
   app.setErrorHandler(handleError);
   acceptEmptyBodies(app);
   app.setNotFoundHandler((request, reply) => {
@@ -69,8 +88,8 @@ export async function buildHttpApp(services: Services, handlers: Handlers, logge
   registerOperationRoutes(app, handlers, services, options.triggersOnly ? (name) => name === 'health.get' : undefined);
   await registerTriggerRoutes(app, services);
   if (!options.triggersOnly) {
-    registerEventStream(app, services);
-    registerMcpRoute(app, services, handlers);
+    registerEventStream(app, services, limits);
+    await registerMcpRoute(app, services, handlers, logger);
   }
   await app.ready();
   return app;

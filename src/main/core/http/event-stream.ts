@@ -2,26 +2,40 @@
 // number as the SSE id, so a client that reconnects with Last-Event-ID (EventSource does this by
 // itself) gets exactly the lines it missed; `run` events say a run changed status, `instance`
 // events that an instance did, `changed` events which automation or webhook to reload. A client that
-// missed more than the replay limit gets a `reset` event and should poll /api/activity instead.
+// missed more than can be replayed gets a `reset` event and should reload instead. A `heartbeat`
+// comes every heartbeatMs. A reader that falls behind, or stops reading, is sent `overflow` and
+// closed (sse-writer.ts); a key (or browser session) has at most streamsPerCredential streams open.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { operations } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
 import { parseInput } from '../../../shared/parse-input';
 import type { Services } from '../services';
 import type { LiveEvent } from '../services/live-events';
+import type { HttpLimits } from './limits';
+import { createSseWriter, frame, named } from './sse-writer';
 
 const maxReplay = 10_000;
-const keepAliveMs = 15_000;
 
-export function registerEventStream(app: FastifyInstance, services: Services): void {
+export function registerEventStream(app: FastifyInstance, services: Services, limits: HttpLimits): void {
   const open = new Set<FastifyReply>();
+  const perCredential = new Map<string, number>();
+  // A replay larger than this would overflow a reader that is keeping up: `reset` instead.
+  const replayBudgetBytes = Math.floor(limits.streamBufferBytes / 2);
   app.addHook('preClose', (done) => {
     for (const reply of open) reply.raw.end();
     done();
   });
 
   app.get('/api/events', async (request, reply) => {
-    services.access.authenticate(request.headers);
+    const caller = services.access.authenticate(request.headers);
     const { query } = parseInput(operations['events.stream'], { params: {}, query: request.query });
+    const credential = caller.credential ?? 'anonymous';
+    const streams = perCredential.get(credential) ?? 0;
+    if (streams >= limits.streamsPerCredential) {
+      throw new AppError('too_many_streams', `This key already has ${streams} event streams open, at most ${limits.streamsPerCredential} at once: close one, or share one.`, {
+        headers: { 'retry-after': '5' },
+      });
+    }
     const header = request.headers['last-event-id'];
     const fromHeader = typeof header === 'string' && /^\d+$/.test(header) ? Number(header) : undefined;
     const resumeFrom = fromHeader ?? query.lastEventId;
@@ -29,12 +43,22 @@ export function registerEventStream(app: FastifyInstance, services: Services): v
     reply.hijack();
     const out = reply.raw;
     out.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    const send = (event: LiveEvent) => {
-      if (event.type === 'activity') out.write(`id: ${event.seq}\nevent: activity\ndata: ${JSON.stringify({ seq: event.seq, ...event.event })}\n\n`);
-      else if (event.type === 'run') out.write(`event: run\ndata: ${JSON.stringify(event.run)}\n\n`);
-      else if (event.type === 'instance') out.write(`event: instance\ndata: ${JSON.stringify(event.instance)}\n\n`);
-      else out.write(`event: changed\ndata: ${JSON.stringify({ resource: event.resource, id: event.id })}\n\n`);
-    };
+    perCredential.set(credential, streams + 1);
+    open.add(reply);
+    let unsubscribe = () => {};
+    const writer = createSseWriter(out, limits.streamBufferBytes, () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+      open.delete(reply);
+      const left = (perCredential.get(credential) ?? 1) - 1;
+      if (left > 0) perCredential.set(credential, left);
+      else perCredential.delete(credential);
+    });
+    // Declared after the writer that clears it: its end comes from a 'close' event, never synchronously.
+    const heartbeat = setInterval(() => {
+      writer.checkStalled();
+      writer.write(named('heartbeat', {}));
+    }, limits.heartbeatMs);
 
     // From here to the subscription nothing awaits: no commit can fall between the missed lines
     // read from SQLite and the live ones, and `lastSeq` drops any line seen twice.
@@ -44,26 +68,20 @@ export function registerEventStream(app: FastifyInstance, services: Services): v
         if (event.seq <= lastSeq) return;
         lastSeq = event.seq;
       }
-      send(event);
+      writer.write(frame(event));
     };
-    out.write(`retry: 2000\n: connected\n\n`);
+    writer.write(`retry: 2000\n: connected\n\n`);
     if (resumeFrom !== undefined) {
-      const missed = services.live.replay(resumeFrom, maxReplay);
-      if (missed === undefined) {
+      const missed = services.live.replay(resumeFrom, maxReplay)?.map(({ seq, event }) => ({ type: 'activity', seq, event }) as const);
+      const bytes = missed?.reduce((sum, event) => sum + frame(event).length, 0) ?? Infinity;
+      if (missed === undefined || bytes > replayBudgetBytes) {
         lastSeq = services.live.lastSeq();
-        out.write(`id: ${lastSeq}\nevent: reset\ndata: ${JSON.stringify({ reason: `more than ${maxReplay} lines were missed; poll /api/activity to catch up` })}\n\n`);
+        writer.write(named('reset', { reason: 'more was missed than can be replayed; reload (GET /api/activity) to catch up' }, lastSeq));
       } else {
-        for (const { seq, event } of missed) deliver({ type: 'activity', seq, event });
+        for (const event of missed) deliver(event);
       }
     }
-    const unsubscribe = services.live.subscribe(deliver);
-
-    const keepAlive = setInterval(() => out.write(': keep-alive\n\n'), keepAliveMs);
-    open.add(reply);
-    out.on('close', () => {
-      clearInterval(keepAlive);
-      unsubscribe();
-      open.delete(reply);
-    });
+    if (writer.ended) return;
+    unsubscribe = services.live.subscribe(deliver);
   });
 }

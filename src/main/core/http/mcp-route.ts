@@ -1,37 +1,51 @@
 // /mcp: the MCP server over Streamable HTTP, stateless (a server and a transport per request),
 // behind the same API-key check as the contract's routes; the key (its scope, a run's key its run)
-// decides which tools it sees and may call. The SDK writes the response itself; it is loaded at the first request, so a
-// daemon nobody asks over MCP starts without it.
+// decides which tools it sees and may call. The SDK writes the response itself; it is loaded at the
+// first request, so a daemon nobody asks over MCP starts without it. A body that is not JSON text is
+// answered as JSON-RPC says (-32700), not in the REST error shape.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../caller';
 import { createDispatch } from '../dispatch';
 import type { Handlers } from '../handlers';
 import type { Services } from '../services';
+import { createErrorHandler, toAppError } from './errors';
+import type { Logger } from '../logger';
 
-export function registerMcpRoute(app: FastifyInstance, services: Services, handlers: Handlers): void {
+/** JSON-RPC 2.0's code for a body that does not parse. */
+const parseErrorCode = -32700;
+
+export async function registerMcpRoute(app: FastifyInstance, services: Services, handlers: Handlers, logger: Logger): Promise<void> {
   const dispatch = createDispatch(handlers);
   const callers = new WeakMap<FastifyRequest, Caller>();
-  app.route({
-    method: ['POST', 'GET', 'DELETE'],
-    url: '/mcp',
-    onRequest: async (request) => {
-      callers.set(request, services.access.authenticate(request.headers));
-    },
-    handler: async (request, reply) => {
-      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
-        import('../mcp-server'),
-        import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-      ]);
-      const server = createMcpServer(dispatch, callers.get(request) ?? { scope: 'read' });
-      // Plain JSON answers: a stateless server has nothing to stream, and SSE framing costs each call.
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      reply.hijack();
-      reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    },
+  const handleError = createErrorHandler(logger);
+  await app.register(async (scope) => {
+    scope.setErrorHandler((error: Error, request, reply) => {
+      const known = toAppError(error);
+      if (known?.code !== 'invalid_json') return handleError(error, request, reply);
+      void reply.code(400).send({ jsonrpc: '2.0', id: null, error: { code: parseErrorCode, message: `Parse error: ${known.message}`, data: known.toBody().error } });
+    });
+    scope.route({
+      method: ['POST', 'GET', 'DELETE'],
+      url: '/mcp',
+      onRequest: async (request) => {
+        callers.set(request, services.access.authenticate(request.headers));
+      },
+      handler: async (request, reply) => {
+        const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+          import('../mcp-server'),
+          import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+        ]);
+        const server = createMcpServer(dispatch, callers.get(request) ?? { scope: 'read' });
+        // Plain JSON answers: a stateless server has nothing to stream, and SSE framing costs each call.
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+        reply.hijack();
+        reply.raw.on('close', () => {
+          void transport.close();
+          void server.close();
+        });
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      },
+    });
   });
 }

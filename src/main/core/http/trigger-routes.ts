@@ -2,19 +2,20 @@
 // is checked before the body is read, and the body is capped at the webhook's own limit: from
 // Content-Length before reading, or while a chunked body streams in.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
 import { operations } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { Services } from '../services';
 import { type TriggerRequest, type TriggerResult, tooLarge } from '../services/triggers';
 import type { WebhookRecord } from '../store/repositories/webhooks';
+import { requestTimedOut, timeoutError } from './connection-limits';
 import { toAppError } from './errors';
 import { fastifyPath } from './operation-routes';
 
 type Trigger = FastifyRequest<{ Params: { token: string } }> & { webhook: WebhookRecord | null; receivedAt: Date | null };
 
 /** Reads the body, refusing it with 413 as soon as it passes `limit` bytes (callback style, as Fastify's own reader). */
-function readCapped(stream: Readable, limit: number, done: (error: Error | null, body?: Buffer) => void): void {
+function readCapped(stream: IncomingMessage, limit: number, done: (error: Error | null, body?: Buffer) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   const stop = () => {
@@ -38,7 +39,8 @@ function readCapped(stream: Readable, limit: number, done: (error: Error | null,
   }
   function onError(error: Error): void {
     stop();
-    done(new AppError('invalid_body', `The body could not be read: ${error.message}`));
+    // A body that stalled until the request timeout is recorded as that, not as a broken one.
+    done(requestTimedOut(stream.socket) ? timeoutError() : new AppError('invalid_body', `The body could not be read: ${error.message}`));
   }
   stream.on('data', onData);
   stream.on('end', onEnd);
@@ -69,7 +71,7 @@ export async function registerTriggerRoutes(app: FastifyInstance, services: Serv
   await app.register(async (scope) => {
     // Every body reaches the handler as raw bytes, read here against the webhook's limit.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (request: FastifyRequest, payload: Readable, done: (error: Error | null, body?: Buffer) => void) => readCapped(payload, (request as Trigger).webhook!.maxPayloadBytes, done));
+    scope.addContentTypeParser('*', (request: FastifyRequest, payload: IncomingMessage, done: (error: Error | null, body?: Buffer) => void) => readCapped(payload, (request as Trigger).webhook!.maxPayloadBytes, done));
     scope.decorateRequest('webhook', null);
     scope.decorateRequest('receivedAt', null);
 

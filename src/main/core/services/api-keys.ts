@@ -58,7 +58,7 @@ export function createApiKeysService(context: ServiceContext) {
       if (!found.lastUsedAt || now.getTime() - Date.parse(found.lastUsedAt) >= touchIntervalMs) {
         store.apiKeys.touch(found.id, now.toISOString());
       }
-      return { scope: found.scope, runId: found.runId, instanceId: found.instanceId };
+      return { scope: found.scope, runId: found.runId, instanceId: found.instanceId, credential: found.id };
     },
   };
 }

@@ -1,4 +1,5 @@
 // Automations: a prompt on a cron schedule. The read model adds the next fire times and the last run.
+// An update that changes nothing writes nothing.
 import type { z } from 'zod';
 import type { Automation, AutomationCreate, AutomationUpdate, Run } from '../../../shared/contract';
 import { nextFireTimes } from '../../../shared/cron';
@@ -9,6 +10,7 @@ import type { AutomationRecord } from '../store/repositories/automations';
 import { type ServiceContext, isoNow } from './context';
 import type { InstancesService } from './instances';
 import type { RunsService } from './runs';
+import { unchanged } from '../unchanged';
 
 export function createAutomationsService(
   context: ServiceContext,
@@ -90,12 +92,14 @@ export function createAutomationsService(
           instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
           updatedAt: now,
         };
+        if (unchanged(next, current, ['updatedAt'])) return undefined;
         // A new schedule, or a schedule switched back on, starts from now: nothing before counts as missed.
         const restarted = next.cronExpression !== current.cronExpression || next.timezone !== current.timezone || (next.enabled && !current.enabled);
         if (restarted) next.lastFireAt = now;
         store.automations.save(next);
         return next;
       });
+      if (!updated) return present(record(id));
       scheduler.sync(id);
       return present(updated);
     },

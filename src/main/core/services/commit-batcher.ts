@@ -1,5 +1,7 @@
 // Group commit: writes that arrive in the same turn of the event loop share one transaction, so
-// one commit makes many triggers durable at once.
+// one commit makes many triggers durable at once. At most maxBatch writes go in one transaction; the
+// rest wait for the next turn, so that an agent printing thousands of lines at once does not hold
+// the event loop (and every other request) for the whole burst.
 //
 // Contract for `work`: it throws an AppError only before it writes anything (validate first, write
 // last). Such a refusal rejects its own caller and the batch goes on. Any other error rolls the
@@ -15,6 +17,8 @@ interface Pending {
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+const maxBatch = 100;
 
 export function createCommitBatcher(store: Store) {
   let pending: Pending[] = [];
@@ -44,9 +48,10 @@ export function createCommitBatcher(store: Store) {
   }
 
   function flush(): void {
-    scheduled = false;
-    const batch = pending;
-    pending = [];
+    const batch = pending.length > maxBatch ? pending.splice(0, maxBatch) : pending;
+    if (batch === pending) pending = [];
+    if (pending.length > 0) setImmediate(flush);
+    else scheduled = false;
     let outcomes: Outcome[];
     try {
       outcomes = together(batch);

@@ -194,12 +194,14 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
           patch.avatarUrl === '' || (patch.avatarUrl === undefined && wearsGenerated)
             ? generatedAvatarUrl(name)
             : (patch.avatarUrl ?? current.avatarUrl);
-        const at = isoNow(context);
-        store.instances.update(id, { name, avatarUrl, updatedAt: at });
         const agent = patch.agent ?? current.agent;
         const sandbox = patch.sandbox ?? current.sandbox;
         const newAgent = !sameConfig(agent, current.agent);
         const newSandbox = !sameConfig(sandbox, current.sandbox);
+        // An update that changes nothing writes nothing: updatedAt stays, no change is announced.
+        if (name === current.name && avatarUrl === current.avatarUrl && !newAgent && !newSandbox) return false;
+        const at = isoNow(context);
+        store.instances.update(id, { name, avatarUrl, updatedAt: at });
         if (!newAgent && !newSandbox) return false;
         store.instances.setAgent(id, agent, sandbox, at);
         const said = [newAgent && `Agent changed to ${describeAgent(agent)}`, newSandbox && describeSandboxChange(current.sandbox, sandbox)].filter(Boolean).join('; ');

@@ -1,7 +1,7 @@
 // The core's event bus: committed activity lines (with their instance's name and avatar), run
 // status changes, instance changes and which automation or webhook changed, for the SSE stream and the desktop app's IPC. It listens to the store only
 // while someone listens to it, so writers build no events nobody reads.
-import type { ActivityEvent, LiveEvent } from '../../../shared/contract';
+import type { ActivityEvent, Instance, LiveEvent } from '../../../shared/contract';
 import type { StoreChange } from '../store/commit-hooks';
 import type { ActivityService } from './activity';
 import type { ServiceContext } from './context';
@@ -12,6 +12,18 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
   const { store } = context;
   const listeners = new Set<(event: LiveEvent) => void>();
   let unsubscribe: (() => void) | undefined;
+  // The name and avatar each activity line is decorated with, read once per instance rather than
+  // once per line (a chatty run writes thousands); an instance's own change refreshes it.
+  const decorations = new Map<string, Pick<Instance, 'name' | 'avatarUrl'>>();
+
+  function decorationOf(instanceId: string): Pick<Instance, 'name' | 'avatarUrl'> | undefined {
+    let known = decorations.get(instanceId);
+    if (known === undefined) {
+      const instance = store.instances.get(instanceId);
+      if (instance) decorations.set(instanceId, (known = { name: instance.name, avatarUrl: instance.avatarUrl }));
+    }
+    return known;
+  }
 
   function translate(change: StoreChange): LiveEvent | undefined {
     if (change.type === 'run') {
@@ -19,11 +31,12 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
       return run && { type: 'run', run };
     }
     if (change.type === 'instance') {
+      decorations.delete(change.instanceId);
       const instance = store.instances.get(change.instanceId);
       return instance && { type: 'instance', instance };
     }
     if (change.type === 'changed') return { type: 'changed', resource: change.resource, id: change.id };
-    const instance = store.instances.get(change.line.instanceId);
+    const instance = decorationOf(change.line.instanceId);
     return instance && { type: 'activity', seq: change.line.seq, event: activity.decorate(change.line, instance) };
   }
 
@@ -39,6 +52,8 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
         if (listeners.size === 0) {
           unsubscribe?.();
           unsubscribe = undefined;
+          // Changes are no longer heard: what is known may go stale.
+          decorations.clear();
         }
       };
     },

@@ -21,6 +21,7 @@ import { type ServiceContext, isoNow } from './context';
 import type { NotificationDispatcher } from './notification-dispatcher';
 import { buildNotification } from './notification-message';
 import { type RunNotifier, deliveriesKept, linkBase } from './run-notifier';
+import { resealed, unchanged } from '../unchanged';
 
 const secretUrlKinds = new Set<ChannelKind>(['slack', 'discord']);
 
@@ -60,8 +61,9 @@ export function createNotificationChannelsService(context: ServiceContext, deps:
     if (!deps.secretExists(tokenRef)) throw new AppError('invalid_field', `No stored secret ${tokenRef}: store it under Secrets first.`, { field: 'tokenRef' });
   }
 
-  function urlFields(kind: ChannelKind, url: string): Pick<ChannelRecord, 'url' | 'sealedUrl'> {
-    return secretUrlKinds.has(kind) ? { url: redactUrl(url), sealedUrl: box.seal(url) } : { url, sealedUrl: null };
+  /** `stored`: the sealed URL kept when it seals the same URL (sealing again is not a change). */
+  function urlFields(kind: ChannelKind, url: string, stored?: string | null): Pick<ChannelRecord, 'url' | 'sealedUrl'> {
+    return secretUrlKinds.has(kind) ? { url: redactUrl(url), sealedUrl: resealed(box, url, stored) } : { url, sealedUrl: null };
   }
 
   function saved(channel: ChannelRecord, signingSecret: string | null) {
@@ -105,20 +107,20 @@ export function createNotificationChannelsService(context: ServiceContext, deps:
       if (patch.tokenRef !== undefined) checkTokenRef(current.kind, tokenRef);
       if (patch.regenerateSecret && current.kind !== 'webhook') throw new AppError('invalid_field', 'Only webhook channels have a signing secret.', { field: 'regenerateSecret' });
       const signingSecret = patch.regenerateSecret ? newSigningSecret() : null;
-      return saved(
-        {
-          ...current,
-          ...(patch.url === undefined ? {} : urlFields(current.kind, patch.url)),
-          name: patch.name ?? current.name,
-          enabled: patch.enabled ?? current.enabled,
-          on: patch.on ?? current.on,
-          sources: patch.sources ?? current.sources,
-          tokenRef,
-          sealedSecret: signingSecret === null ? current.sealedSecret : box.seal(signingSecret),
-          updatedAt: isoNow(context),
-        },
-        signingSecret,
-      );
+      const next: ChannelWithLast = {
+        ...current,
+        ...(patch.url === undefined ? {} : urlFields(current.kind, patch.url, current.sealedUrl)),
+        name: patch.name ?? current.name,
+        enabled: patch.enabled ?? current.enabled,
+        on: patch.on ?? current.on,
+        sources: patch.sources ?? current.sources,
+        tokenRef,
+        sealedSecret: signingSecret === null ? current.sealedSecret : box.seal(signingSecret),
+        updatedAt: isoNow(context),
+      };
+      // An update that changes nothing writes nothing: updatedAt stays.
+      if (unchanged(next, current, ['updatedAt'])) return { channel: present(current), signingSecret: null };
+      return saved(next, signingSecret);
     },
 
     delete(id: string): void {

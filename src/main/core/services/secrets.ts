@@ -4,6 +4,7 @@ import { type Secret, SecretName } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { SecretBox } from '../secrets';
 import type { ServiceContext } from './context';
+import { resealed } from '../unchanged';
 
 export function createSecretsService(context: ServiceContext, box: SecretBox) {
   const { store } = context;
@@ -15,7 +16,10 @@ export function createSecretsService(context: ServiceContext, box: SecretBox) {
       if (!SecretName.safeParse(name).success) {
         throw new AppError('invalid_field', 'A secret name is 1 to 100 letters, digits, dots, dashes or underscores.', { field: 'name' });
       }
-      store.secrets.put(name, box.seal(value), context.now().toISOString());
+      const stored = store.secrets.sealed(name);
+      const sealed = resealed(box, value, stored);
+      // The same value again changes nothing, not even updatedAt.
+      if (sealed !== stored) store.secrets.put(name, sealed, context.now().toISOString());
       return store.secrets.get(name)!;
     },
 

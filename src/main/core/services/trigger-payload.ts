@@ -2,6 +2,7 @@
 // text is taken as it is, binary is refused. The text is the body exactly as received; the value
 // beside it (parsed JSON, form fields, the query) is what {{payload.a.b}} and filters read.
 import { AppError } from '../../../shared/errors';
+import { jsonBodyText } from '../json-text';
 
 export interface Payload {
   /** The text that replaces {{payload}}. */
@@ -54,7 +55,8 @@ export function readPayload(contentType: string | undefined | null, body: Buffer
     .trim() ?? 'utf-8';
 
   if (isJsonType(mediaType)) {
-    const text = decode(body, charset);
+    // UTF-8 JSON is held to the API's rule: bad bytes and lone surrogates are invalid_json, with the offset.
+    const text = /^utf-?8$/i.test(charset) ? jsonBodyText(body) : decode(body, charset);
     try {
       return { text, value: JSON.parse(text) as unknown };
     } catch (error) {

@@ -57,7 +57,10 @@ export function createWebAccess(context: ServiceContext, apiKeys: ApiKeysService
     authenticate(headers: { authorization?: string | undefined; cookie?: string | undefined }): Caller {
       if (headers.authorization !== undefined) return apiKeys.authenticate(headers.authorization);
       const session = cookieValue(headers.cookie, sessionCookie);
-      if (session && store.webSessions.valid(sha256Hex(session), 'session', at())) return { scope: 'admin' };
+      if (session) {
+        const hash = sha256Hex(session);
+        if (store.webSessions.valid(hash, 'session', at())) return { scope: 'admin', credential: `session:${hash.slice(0, 16)}` };
+      }
       return apiKeys.authenticate(undefined);
     },
 

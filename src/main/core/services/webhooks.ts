@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { Sender, SignatureInput as SignatureInputSchema, Webhook, WebhookCreate, WebhookUpdate } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
+import { describeCheck } from '../../../shared/webhook-check';
 import { senderPresets } from '../../../shared/webhook-senders';
 import { newId, randomToken, sha256Hex } from '../ids';
 import type { WebhookRecord } from '../store/repositories/webhooks';
@@ -11,6 +12,7 @@ import type { InstancesService } from './instances';
 import type { SecretBox } from '../secrets';
 import type { Tunnel } from '../tunnel/tunnel';
 import type { WebhookDirectory } from './webhook-directory';
+import { resealed, unchanged } from '../unchanged';
 
 type SignatureInput = z.output<typeof SignatureInputSchema>;
 type Defaulted = 'sender' | 'filter' | 'fencePayload';
@@ -33,9 +35,20 @@ export function createWebhooksService(
     return {
       ...record,
       signature: signature && { scheme: signature.scheme },
+      checkInForce: describeCheck(signature, record.sender),
       triggerUrl: context.baseUrl() + triggerPath(record.token),
       publicTriggerUrl: publicBase === null ? null : publicBase + triggerPath(record.token),
     };
+  }
+
+  /**
+   * A trigger URL starts runs outside the run-depth limit's sight: a run's key (its instance given)
+   * sees none, neither the token nor the URLs made of it.
+   */
+  function shownTo(webhook: Webhook, ownInstanceId: string | undefined): Webhook {
+    if (ownInstanceId === undefined) return webhook;
+    const { token: _token, triggerUrl: _local, publicTriggerUrl: _public, ...withoutTrigger } = webhook;
+    return withoutTrigger;
   }
 
   function record(id: string): WebhookRecord {
@@ -44,12 +57,12 @@ export function createWebhooksService(
     return found;
   }
 
-  /** The check to store; a secret given without a scheme takes the sender's. */
-  function sealed(signature: SignatureInput | null | undefined, sender: Sender): WebhookRecord['signature'] {
+  /** The check to store; a secret given without a scheme takes the sender's. The stored seal is kept for the same secret. */
+  function sealed(signature: SignatureInput | null | undefined, sender: Sender, stored: WebhookRecord['signature'] = null): WebhookRecord['signature'] {
     if (!signature) return null;
     const scheme = signature.scheme ?? senderPresets[sender].signatureScheme;
     if (!scheme) throw new AppError('missing_field', 'signature.scheme is required: the generic sender has no scheme of its own.', { field: 'signature.scheme' });
-    return { scheme, sealedSecret: secrets.seal(signature.secret) };
+    return { scheme, sealedSecret: resealed(secrets, signature.secret, stored?.sealedSecret) };
   }
 
   /** Writes the webhook; the directory learns of it once the caller's transaction committed. */
@@ -64,8 +77,19 @@ export function createWebhooksService(
   }
 
   return {
-    list: (): Webhook[] => store.webhooks.list().map(present),
-    get: (id: string): Webhook => present(record(id)),
+    /** `ownInstanceId`: a run's key reads, and sees its own instance's webhooks only, without their tokens. */
+    list: (ownInstanceId?: string): Webhook[] =>
+      store.webhooks
+        .list()
+        .filter((webhook) => ownInstanceId === undefined || webhook.instanceId === ownInstanceId)
+        .map((webhook) => shownTo(present(webhook), ownInstanceId)),
+    /** Another instance's webhook is unknown to a run's key (404), not forbidden: it learns nothing of it. */
+    get(id: string, ownInstanceId?: string): Webhook {
+      const found = record(id);
+      if (ownInstanceId !== undefined && found.instanceId !== ownInstanceId) throw new AppError('not_found', `No webhook ${id}.`);
+      return shownTo(present(found), ownInstanceId);
+    },
+    shownTo,
 
     /** `createdByRunId`: the run whose agent made it, whose children its runs are. */
     create(input: CreateInput, createdByRunId: string | null = null): Webhook {
@@ -104,27 +128,27 @@ export function createWebhooksService(
     },
 
     update(id: string, patch: z.output<typeof WebhookUpdate>): Webhook {
-      return saved(() => {
-        const current = record(id);
-        const sender = patch.sender ?? current.sender;
-        return {
-          ...current,
-          sender,
-          maxPayloadBytes: patch.maxPayloadBytes ?? current.maxPayloadBytes,
-          filter: patch.filter ?? current.filter,
-          fencePayload: patch.fencePayload ?? current.fencePayload,
-          idempotencyKey: patch.idempotencyKey === undefined ? current.idempotencyKey : patch.idempotencyKey,
-          name: patch.name ?? current.name,
-          promptTemplate: patch.promptTemplate ?? current.promptTemplate,
-          enabled: patch.enabled ?? current.enabled,
-          notify: patch.notify ?? current.notify,
-          memory: patch.memory ?? current.memory,
-          token: patch.regenerateToken ? randomToken(32) : current.token,
-          signature: patch.signature === undefined ? current.signature : sealed(patch.signature, sender),
-          instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
-          updatedAt: isoNow(context),
-        };
-      });
+      const current = record(id);
+      const sender = patch.sender ?? current.sender;
+      const next: WebhookRecord = {
+        ...current,
+        sender,
+        maxPayloadBytes: patch.maxPayloadBytes ?? current.maxPayloadBytes,
+        filter: patch.filter ?? current.filter,
+        fencePayload: patch.fencePayload ?? current.fencePayload,
+        idempotencyKey: patch.idempotencyKey === undefined ? current.idempotencyKey : patch.idempotencyKey,
+        name: patch.name ?? current.name,
+        promptTemplate: patch.promptTemplate ?? current.promptTemplate,
+        enabled: patch.enabled ?? current.enabled,
+        notify: patch.notify ?? current.notify,
+        memory: patch.memory ?? current.memory,
+        token: patch.regenerateToken ? randomToken(32) : current.token,
+        signature: patch.signature === undefined ? current.signature : sealed(patch.signature, sender, current.signature),
+        instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
+        updatedAt: isoNow(context),
+      };
+      if (unchanged(next, current, ['updatedAt'])) return present(current);
+      return saved(() => next);
     },
 
     delete(id: string): void {

@@ -8,6 +8,7 @@ import type { Logger } from '../logger';
 import type { Clock } from '../scheduler/clock';
 import type { SecretBox } from '../secrets';
 import type { Store } from '../store';
+import { resealed, unchanged } from '../unchanged';
 import { type Connection, PermanentTunnelError, connectorFor } from './connectors';
 
 export interface TriggerListener {
@@ -157,12 +158,14 @@ export function createTunnel({ store, clock, logger, secrets, startListener, hea
 
     /** Stores a provider's settings (secrets sealed); a tunnel that is on restarts with them. */
     async configure(config: TunnelConfig): Promise<TunnelState> {
+      const previous = stored();
       let next: StoredConfig = config;
       if (config.provider === 'ngrok') {
-        const previous = stored();
         const keep = previous?.provider === 'ngrok' ? previous.sealedAuthtoken : undefined;
-        next = { provider: 'ngrok', domain: config.domain, sealedAuthtoken: config.authtoken ? secrets.seal(config.authtoken) : keep };
+        next = { provider: 'ngrok', domain: config.domain, sealedAuthtoken: config.authtoken ? resealed(secrets, config.authtoken, keep) : keep };
       }
+      // The configuration in force again: nothing to store, no tunnel to restart.
+      if (previous !== null && unchanged(next, previous)) return state();
       store.settings.set(configKey, JSON.stringify(next));
       if (wanted()) {
         await halt();

@@ -1,12 +1,13 @@
 // The webhook form: name, sender preset (at creation), template (with a warning while it does not
-// use the payload), payload limit, filter, fencing, signing secret, instance, memory, notify.
+// use the payload), payload limit, filter, fencing, signature check (saved as shown, or not at all),
+// instance, memory, notify.
 import { useState } from 'react';
 import { type Memory, type NotifyOverride, type Sender, type Webhook, senders } from '../../../shared/contract';
 import { senderPresets } from '../../../shared/webhook-senders';
 import { parseTemplate, usesPayload } from '../../../shared/webhook-template';
 import { useApp } from '../lib/app-context';
 import { InstanceField, useDefaultInstanceId } from './InstanceField';
-import { SignatureField, type SignatureValue } from './SignatureField';
+import { type ShownCheck, SignatureField, signatureOf } from './SignatureField';
 import { ErrorLine, Field, MemoryField, NotifyField, useAction } from './ui';
 
 const genericTemplate = 'A delivery arrived:\n\n{{payload}}';
@@ -22,7 +23,9 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   const [maxPayloadBytes, setMaxPayloadBytes] = useState(webhook ? String(webhook.maxPayloadBytes) : '');
   const [filter, setFilter] = useState(webhook && webhook.filter.length > 0 ? JSON.stringify(webhook.filter, null, 2) : '');
   const [fencePayload, setFencePayload] = useState(webhook?.fencePayload ?? false);
-  const [signature, setSignature] = useState<SignatureValue>();
+  // A new webhook's check starts from its sender's scheme, which then needs its secret.
+  const [check, setCheck] = useState<ShownCheck>({ scheme: webhook?.signature?.scheme ?? senderPresets[webhook?.sender ?? 'generic'].signatureScheme ?? 'none', secret: '' });
+  const [checkError, setCheckError] = useState<string>();
   const [instanceId, setInstanceId] = useState(webhook?.instanceId ?? defaultInstanceId);
   const [notify, setNotify] = useState<NotifyOverride>(webhook?.notify ?? 'default');
   const [memory, setMemory] = useState<Memory>(webhook?.memory ?? 'fresh');
@@ -30,9 +33,15 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   const action = useAction();
 
   const chooseSender = (next: Sender) => {
-    // A template still as the last preset left it follows the new preset.
+    // A template, or a scheme, still as the last preset left it follows the new preset.
     if (promptTemplate === templateOf(sender)) setTemplate(templateOf(next));
+    if (check.scheme === (senderPresets[sender].signatureScheme ?? 'none')) setCheck({ ...check, scheme: senderPresets[next].signatureScheme ?? 'none' });
     setSender(next);
+  };
+
+  const showCheck = (shown: ShownCheck) => {
+    setCheck(shown);
+    setCheckError(undefined);
   };
 
   const save = async () => {
@@ -44,10 +53,14 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
       setFilterError(`The filter is not valid JSON; for example ${filterExample}`);
       return;
     }
+    // What the check shows is what is saved, or nothing is.
+    const signature = signatureOf(check, webhook?.signature);
+    setCheckError(signature.problem);
+    if (signature.problem) return;
     const body: Record<string, unknown> = { name, promptTemplate, notify, memory, filter: conditions, fencePayload, ...(instanceId ? { instanceId } : {}) };
     if (!webhook) body.sender = sender;
     if (maxPayloadBytes.trim() !== '') body.maxPayloadBytes = Number(maxPayloadBytes);
-    if (signature !== undefined) body.signature = signature;
+    if (signature.value !== undefined) body.signature = signature.value;
     const saved = await action.run(() => saveWebhook(webhook?.id, body));
     if (saved) onDone();
   };
@@ -84,14 +97,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
         <input type="checkbox" checked={fencePayload} onChange={(event) => setFencePayload(event.target.checked)} />
         Fence inserted payloads as untrusted data (recommended when outsiders can write into them: issues, comments, messages)
       </label>
-      {/* Keyed by the sender: a new webhook's check starts from its sender's scheme. */}
-      <SignatureField
-        key={webhook ? webhook.id : sender}
-        current={webhook?.signature}
-        suggested={senderPresets[webhook?.sender ?? sender].signatureScheme ?? undefined}
-        onChange={setSignature}
-        error={action.errorFor('signature') ?? action.errorFor('signature.scheme')}
-      />
+      <SignatureField shown={check} stored={webhook?.signature} onChange={showCheck} error={checkError ?? action.errorFor('signature') ?? action.errorFor('signature.scheme')} />
       <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} />
       <MemoryField value={memory} onChange={setMemory} error={action.errorFor('memory')} />
       <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />

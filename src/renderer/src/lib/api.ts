@@ -25,11 +25,29 @@ export class ApiError extends Error {
 /** What an operation answers, as the client sees it (defaults applied). */
 export type Output<N extends OperationName> = z.output<NonNullable<Operations[N]['output']>>;
 
+/**
+ * What a subscription hears: the core's live events, and `resync` when some may have been missed
+ * (the stream was closed, fell behind, or resumed past what can be replayed): reload what is shown.
+ */
+export type StreamEvent = LiveEvent | { type: 'resync' };
+
 export interface StewardClient {
   call<N extends OperationName>(name: N, input?: CallInput): Promise<Output<N>>;
   /** Live events; returns the unsubscribe. */
-  subscribe(listener: (event: LiveEvent) => void): () => void;
+  subscribe(listener: (event: StreamEvent) => void): () => void;
 }
+
+/** The part of the browser's EventSource the client uses (tests bring their own). */
+export interface EventSourceLike {
+  readonly readyState: number;
+  addEventListener(type: string, listener: (message: MessageEvent<string>) => void): void;
+  close(): void;
+}
+export type EventSourceFactory = (url: string) => EventSourceLike;
+
+const eventSourceClosed = 2;
+const firstRetryMs = 1_000;
+const lastRetryMs = 30_000;
 
 function toError(error: unknown): ApiError {
   const body = (error ?? {}) as { code?: ErrorCode; message?: string; field?: string };
@@ -43,7 +61,61 @@ export function urlFor(name: OperationName, input: CallInput = {}): string {
   return query.length > 0 ? `${path}?${new URLSearchParams(query.map(([key, value]) => [key, String(value)])).toString()}` : path;
 }
 
-export function httpClient(base = ''): StewardClient {
+/**
+ * Live events over Server-Sent Events. After the first connection, every (re)connection may have
+ * missed run, instance and change events (only activity lines are replayed): it is announced as
+ * `resync`, as is a `reset`. A stream that ends for good (the server refused it, e.g. 429 too many
+ * streams, or sent `overflow` and closed it) is opened anew after a growing wait.
+ */
+function subscribeToStream(url: string, open: EventSourceFactory, listener: (event: StreamEvent) => void): () => void {
+  let source: EventSourceLike | undefined;
+  let retryMs = firstRetryMs;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let connected = false;
+  let stopped = false;
+  const connect = () => {
+    const current = open(url);
+    source = current;
+    current.addEventListener('open', () => {
+      retryMs = firstRetryMs;
+      if (connected) listener({ type: 'resync' });
+      connected = true;
+    });
+    current.addEventListener('activity', (message) => {
+      const { seq, ...event } = JSON.parse(message.data) as ActivityEvent & { seq: number };
+      listener({ type: 'activity', seq, event });
+    });
+    current.addEventListener('run', (message) => listener({ type: 'run', run: JSON.parse(message.data) as Run }));
+    current.addEventListener('instance', (message) => listener({ type: 'instance', instance: JSON.parse(message.data) as Instance }));
+    current.addEventListener('changed', (message) => listener({ type: 'changed', ...(JSON.parse(message.data) as { resource: ChangedResource; id: string }) }));
+    current.addEventListener('reset', () => listener({ type: 'resync' }));
+    const reopen = () => {
+      current.close();
+      if (stopped || source !== current || retry !== undefined) return;
+      retry = setTimeout(() => {
+        retry = undefined;
+        if (!stopped) connect();
+      }, retryMs);
+      retryMs = Math.min(retryMs * 2, lastRetryMs);
+    };
+    // The server closes the stream after `overflow`: open a fresh one rather than resume a backlog.
+    current.addEventListener('overflow', reopen);
+    // EventSource retries by itself after a dropped connection, but not after a refusal.
+    current.addEventListener('error', () => {
+      if (current.readyState === eventSourceClosed) reopen();
+    });
+  };
+  connect();
+  return () => {
+    stopped = true;
+    if (retry !== undefined) clearTimeout(retry);
+    source?.close();
+  };
+}
+
+const browserEventSource: EventSourceFactory = (url) => new EventSource(url, { withCredentials: true });
+
+export function httpClient(base = '', openEventSource: EventSourceFactory = browserEventSource): StewardClient {
   return {
     async call(name, input = {}) {
       const operation = operations[name];
@@ -63,20 +135,7 @@ export function httpClient(base = ''): StewardClient {
       if (!response.ok) throw toError(body.error);
       return body as never;
     },
-    subscribe(listener) {
-      const source = new EventSource(`${base}/api/events`, { withCredentials: true });
-      const onActivity = (message: MessageEvent<string>) => {
-        const { seq, ...event } = JSON.parse(message.data) as ActivityEvent & { seq: number };
-        listener({ type: 'activity', seq, event });
-      };
-      const onRun = (message: MessageEvent<string>) => listener({ type: 'run', run: JSON.parse(message.data) as Run });
-      const onInstance = (message: MessageEvent<string>) => listener({ type: 'instance', instance: JSON.parse(message.data) as Instance });
-      source.addEventListener('activity', onActivity);
-      source.addEventListener('run', onRun);
-      source.addEventListener('instance', onInstance);
-      source.addEventListener('changed', (message: MessageEvent<string>) => listener({ type: 'changed', ...(JSON.parse(message.data) as { resource: ChangedResource; id: string }) }));
-      return () => source.close();
-    },
+    subscribe: (listener) => subscribeToStream(`${base}/api/events`, openEventSource, listener),
   };
 }
 

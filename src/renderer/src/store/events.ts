@@ -2,8 +2,10 @@
 // update the runs, instance changes their cards, a changed automation or webhook is reloaded. A
 // line of a run whose thread or messages are shown fetches only what is new; a run that changes
 // status refreshes its instance's chats and its automation (last and next run); a webhook's new
-// run refreshes its shown deliveries.
-import type { ActivityEvent, LiveEvent } from '../../../shared/contract';
+// run refreshes its shown deliveries. A `resync` (the stream reconnected, or fell behind) reloads
+// everything shown, since events may have been missed meanwhile.
+import type { ActivityEvent } from '../../../shared/contract';
+import type { StreamEvent } from '../lib/api';
 import type { AppStore } from '.';
 
 /** How long activity lines gather before the store takes them: 10,000 lines are a few hundred updates, not 10,000. */
@@ -25,7 +27,26 @@ export function followLiveEvents(store: AppStore): () => void {
     for (const runId of new Set(lines.map((line) => line.runId))) if (runId) state.runProgressed(runId);
   }
 
-  function onEvent(event: LiveEvent): void {
+  /** Everything the window shows, loaded again; what is not shown is loaded when it is opened. */
+  function reloadShown(): void {
+    const state = store.getState();
+    const quietly = (work: Promise<unknown>) => void work.catch(() => undefined);
+    for (const load of [state.loadAutomations, state.loadWebhooks, state.loadInstances, state.loadRuns, state.loadSettings, state.loadHealth]) quietly(load());
+    quietly(state.loadActivity());
+    if (state.runPage !== undefined) quietly(state.filterRuns());
+    for (const threadId of Object.keys(state.threads)) quietly(state.loadThread(threadId));
+    for (const runId of Object.keys(state.runMessages)) quietly(state.loadRunMessages(runId));
+    for (const runId of Object.keys(state.runQueues)) quietly(state.loadRun(runId));
+    for (const instanceId of Object.keys(state.chats)) quietly(state.loadChats(instanceId));
+    for (const webhookId of Object.keys(state.deliveries)) quietly(state.loadDeliveries(webhookId));
+  }
+
+  function onEvent(event: StreamEvent): void {
+    if (event.type === 'resync') {
+      flush();
+      reloadShown();
+      return;
+    }
     if (event.type === 'activity') {
       pending.push(event.event);
       timer ??= setTimeout(flush, activityBatchMs);

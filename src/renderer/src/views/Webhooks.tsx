@@ -1,5 +1,5 @@
-// Webhooks: the form (WebhookEditor), the trigger URL to copy, a curl example, a test payload,
-// token regeneration that says the old URL dies, on/off, and the deliveries (WebhookDeliveries).
+// Webhooks: the form (WebhookEditor), the trigger URL to copy, the check in force, a curl example, a
+// test payload, token regeneration that says the old URL dies, on/off, and the deliveries.
 import { useState } from 'react';
 import type { Webhook } from '../../../shared/contract';
 import { WebhookDeliveries } from '../components/WebhookDeliveries';
@@ -13,7 +13,7 @@ function Detail({ webhook }: { webhook: Webhook }) {
   const [payload, setPayload] = useState('{"hello": "from Steward"}');
   const [skipped, setSkipped] = useState<string>();
   const action = useAction();
-  const url = webhook.publicTriggerUrl ?? webhook.triggerUrl;
+  const url = webhook.publicTriggerUrl ?? webhook.triggerUrl ?? '';
   const test = async () => {
     const outcome = await action.run(() => testWebhook(webhook.id, payload));
     setSkipped(outcome?.skipped ? `The filter skipped it: ${outcome.reason ?? ''}` : undefined);
@@ -30,6 +30,10 @@ function Detail({ webhook }: { webhook: Webhook }) {
         <span className="hint">Trigger URL</span>
         <code data-testid="trigger-url">{url}</code>
         <button onClick={() => void copy()} aria-label={`Copy the trigger URL of ${webhook.name}`}>{copied ? 'Copied' : 'Copy'}</button>
+      </div>
+      <div className="row" data-testid="check-in-force">
+        <span className="hint">Check</span>
+        <span>{webhook.checkInForce}</span>
       </div>
       <pre aria-label="curl example">{`curl -X POST '${url}' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"event": "example"}'`}</pre>
       <div className="row">
