@@ -69,6 +69,8 @@ describe("Claude Code with Steward's tools", () => {
     expect(made.instanceId).toBe(instance.id);
     const { body } = await t.api('POST', `/api/automations/${made.id}/run`);
     expect(body.run).toMatchObject({ parentRunId: run.id, depth: 1 });
+    // It runs the same CLI in the same workspace: done before the next test reads what the first run saw.
+    await settled(t, body.run.id, 30_000);
   });
 
   it('sent a prompt to another instance: a run that records its parent', async () => {
