@@ -40,7 +40,8 @@ describe('deliveries in the UI', () => {
     expect(screen.getByLabelText('Request headers').textContent).toContain('content-type: application/json');
 
     fireEvent.click(within(acceptedRow).getByRole('button', { name: /^Replay delivery/ }));
-    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/^Replayed: run run_\w+ is queued\.$/));
+    // The replay, then the runs and deliveries reloaded: slow on a busy machine.
+    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/^Replayed: run run_\w+ is queued\.$/), { timeout: 10_000 });
     const replayRunId = /run (run_\w+)/.exec(screen.getByRole('status').textContent)![1];
     const [original, replay] = await Promise.all([failed.body.run.id, replayRunId].map(async (id) => (await t.api('GET', `/api/runs/${id}`)).body.run));
     expect(replay.prompt).toBe(original.prompt);
