@@ -94,11 +94,12 @@ describe('the data folder lock', () => {
   });
 
   it.runIf(process.platform === 'linux')('takes over a lock whose process is a zombie: it ended, only its exit status waits to be read', async () => {
-    // `sleep 600` (after exec) is the parent of the background `true` and never reaps it.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // `sleep 600` (after exec) is the parent of the background `sleep 0.3` and never reaps it; the
+    // child outlives the exec, so the shell cannot have reaped it first.
+    const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const zombie = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString()))));
-      await expect.poll(() => identityOf(zombie)?.ended, { timeout: 5_000 }).toBe(true);
+      await expect.poll(() => identityOf(zombie)?.ended, { timeout: 10_000 }).toBe(true);
       expect(isProcessAlive(zombie)).toBe(true); // what kill(pid, 0) says of a zombie: why it is not enough
       const dir = tempDir();
       writeLock(dir, { pid: zombie, hostname: os.hostname(), token: 'crashed', startedAt: '' });
