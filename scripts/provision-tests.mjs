@@ -1,8 +1,9 @@
 // First step of `npm test`: installs the system programs some suites drive (Debian's Chromium for
 // the end-to-end suite, OpenSSH's server and client for the SSH tunnel suite, bubblewrap and socat
 // for sandboxed instances) with apt-get, when
-// they are missing and this is a Debian or Ubuntu machine we are root on. Anywhere else, or when
-// the install fails, it leaves them be: those suites then skip themselves with one line naming
+// they are missing and this is a Debian or Ubuntu machine we are root on; and, from the npm
+// registry into .cache, the MCP conformance suite with the Node 22 it runs on. Anywhere else, or when
+// an install fails, it leaves them be: those suites then skip themselves with one line naming
 // what to install (test/support/requirements.ts), and fail under CI. STEWARD_TEST_PROVISION=0 turns
 // it off.
 import { spawnSync } from 'node:child_process';
@@ -65,4 +66,12 @@ function provision() {
   fs.mkdirSync('/run/sshd', { recursive: true });
 }
 
+function provisionMcpConformance() {
+  const result = spawnSync(process.execPath, [path.join(import.meta.dirname, 'install-mcp-conformance.mjs')], { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', timeout: 600_000 });
+  if (result.status === 0) return;
+  const said = result.stderr?.trim().split('\n').findLast((line) => line.trim() !== '');
+  console.log(`npm test: could not install the MCP conformance suite or Node 22 (${said || result.error?.message || `exit ${result.status ?? result.signal}`}); test/mcp-conformance will say so`);
+}
+
 if (process.env.STEWARD_TEST_PROVISION !== '0' && root && apt) provision();
+if (process.env.STEWARD_TEST_PROVISION !== '0') provisionMcpConformance();

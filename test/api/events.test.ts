@@ -7,6 +7,8 @@ import { type TestCore, startTestCore } from '../support/core';
 let t: TestCore;
 beforeAll(async () => {
   t = await startTestCore({ clock: systemClock });
+  // The default instance's readiness line comes first, not in the middle of a test's stream.
+  await t.core.services.instances.idle();
 });
 afterAll(() => t.close());
 

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteBinding } from '../../src/main/core/store/database';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/core';
 import { cliResult, root, startDaemon } from '../support/processes';
@@ -51,7 +52,7 @@ describe('steward backup', () => {
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       expect(fs.readdirSync(folder).filter((name) => name.includes('.partial-'))).toEqual([]);
 
-      const copy = new Database(file, { readonly: true });
+      const copy = new Database(file, { readonly: true, ...sqliteBinding() });
       try {
         expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
         expect(copy.prepare('SELECT name FROM webhooks WHERE id = ?').pluck().get(webhook.id)).toBe('busy');
@@ -77,7 +78,7 @@ describe('steward backup', () => {
     const again = cliResult(['backup', file, '--data-dir', dataDir]);
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('already exists');
-    const copy = new Database(file, { readonly: true });
+    const copy = new Database(file, { readonly: true, ...sqliteBinding() });
     expect(copy.prepare('SELECT name FROM api_keys').pluck().get()).toBe('quiet');
     copy.close();
   });

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteBinding } from '../../src/main/core/store/database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { root } from '../support/processes';
 
@@ -99,7 +100,7 @@ describe('the packed package', () => {
     const file = path.join(work, 'backup.db');
     const result = steward(['backup', file, '--data-dir', dataDir]);
     expect(result.status).toBe(0);
-    const copy = new Database(file, { readonly: true });
+    const copy = new Database(file, { readonly: true, ...sqliteBinding() });
     expect(copy.prepare('SELECT name FROM webhooks').pluck().all()).toEqual(['from the tarball']);
     copy.close();
   });

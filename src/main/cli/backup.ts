@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteBinding } from '../core/store/database';
 
 export class BackupError extends Error {}
 
@@ -21,7 +22,7 @@ export async function backupDatabase(dataDir: string, target: string): Promise<B
   const partial = `${file}.partial-${process.pid}`;
   // Created first with mode 0600: the copy holds what the database holds, API key hashes included.
   fs.writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
-  const db = new Database(source, { readonly: true, fileMustExist: true });
+  const db = new Database(source, { readonly: true, fileMustExist: true, ...sqliteBinding() });
   try {
     // Every page in one step: one read transaction, so one consistent snapshot, whatever the
     // daemon writes meanwhile (in WAL mode a reader does not hold up writers).

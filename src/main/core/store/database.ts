@@ -10,6 +10,15 @@ export interface OpenDatabaseOptions {
   nativeBinding?: string;
 }
 
+/**
+ * The options that pick which better_sqlite3.node to load, for every connection Steward opens: the
+ * caller's (Electron's build), else STEWARD_SQLITE_BINDING (a build for another Node's ABI, as
+ * `npm run test:node-versions` makes), else the package's own build.
+ */
+export function sqliteBinding(nativeBinding = process.env.STEWARD_SQLITE_BINDING): Database.Options {
+  return nativeBinding ? { nativeBinding } : {};
+}
+
 export function ensurePrivateDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   fs.chmodSync(dir, 0o700);
@@ -20,7 +29,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   // Create the file ourselves so it is 0600 from its first byte, not after SQLite made it 0644.
   fs.closeSync(fs.openSync(file, 'a', 0o600));
   fs.chmodSync(file, 0o600);
-  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const db = new Database(file, sqliteBinding(options.nativeBinding));
   try {
     db.pragma('journal_mode = WAL');
     // FULL: a trigger answered 202 survives a power cut; group commit keeps the fsyncs few.
