@@ -4,6 +4,7 @@
 // (with its own MCP servers).
 import { useId, useState } from 'react';
 import { type AgentConfig, commandPresets, defaultOpenAiBaseUrl } from '../../../shared/contract';
+import { ArgsField, envText, parseEnv } from './ArgsField';
 import { McpServersEditor } from './McpServersEditor';
 import { SecretPicker } from './SecretPicker';
 import { Field } from './ui';
@@ -38,35 +39,6 @@ export function commandLine(agent: CommandAgent): string {
 export function agentOfKind(kind: Kind): AgentConfig {
   if (kind === 'openai') return { provider: 'openai', baseUrl: defaultOpenAiBaseUrl, model: 'qwen3:8b' };
   return kind === 'custom' ? { provider: 'command', preset: 'custom', command: 'cat' } : { provider: 'command', preset: kind };
-}
-
-/** A list of arguments, one input each, added and removed one at a time. */
-export function ArgsField({ label, args, onChange, error }: { label: string; args: string[]; onChange: (args: string[]) => void; error?: string | undefined }) {
-  const id = useId();
-  return (
-    <fieldset className="args" aria-describedby={error ? `${id}-error` : undefined}>
-      <legend>{label}</legend>
-      {args.map((arg, index) => (
-        <div className="row" key={index}>
-          <input className="mono" aria-label={`Argument ${index + 1}`} value={arg} onChange={(event) => onChange(args.map((each, at) => (at === index ? event.target.value : each)))} />
-          <button type="button" aria-label={`Remove argument ${index + 1}`} onClick={() => onChange(args.filter((_, at) => at !== index))}>Remove</button>
-        </div>
-      ))}
-      <button type="button" onClick={() => onChange([...args, ''])}>Add argument</button>
-      {error && <div className="error" role="alert" id={`${id}-error`}>{error}</div>}
-    </fieldset>
-  );
-}
-
-export const envText = (env: Record<string, string> | undefined) => Object.entries(env ?? {}).map(([name, value]) => `${name}=${value}`).join('\n');
-
-export function parseEnv(text: string): Record<string, string> | undefined {
-  const entries = text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line.includes('='))
-    .map((line) => [line.slice(0, line.indexOf('=')).trim(), line.slice(line.indexOf('=') + 1)] as const);
-  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
 function CommandFields({ agent, onChange, errorFor }: { agent: CommandAgent; onChange: (agent: AgentConfig) => void; errorFor: (field: string) => string | undefined }) {

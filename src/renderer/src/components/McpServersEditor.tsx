@@ -4,7 +4,7 @@
 // values from stored secrets. Changes go to `onChange`; the form around it saves them.
 import { useId, useState } from 'react';
 import { type McpServerConfig, McpServerName } from '../../../shared/contract';
-import { ArgsField, envText, parseEnv } from './AgentFields';
+import { ArgsField, envText, parseEnv } from './ArgsField';
 import { SecretPicker } from './SecretPicker';
 import { Field } from './ui';
 

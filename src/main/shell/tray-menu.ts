@@ -1,7 +1,7 @@
 // What the tray shows, from Steward's state: runs running and the next fire, the last 5 runs (a
 // click opens one), pause or resume, open, quit; and which icon suits the tray. Pure, so it is
 // tested without Electron.
-import type { RunStatus } from '../shared/contract';
+import type { RunStatus } from '../../shared/contract';
 
 export type TrayAction = { kind: 'open' } | { kind: 'openRun'; runId: string } | { kind: 'pause' } | { kind: 'resume' } | { kind: 'quit' };
 

@@ -1,6 +1,6 @@
 // What the desktop app says when its core cannot start, in the error box shown before it quits: the
 // data folder held by another Steward, the port taken, or whatever else went wrong.
-import { DataDirInUseError } from './core/data-lock';
+import { DataDirInUseError } from '../core/data-lock';
 
 export function startupErrorMessage(error: unknown, context: { port: number; dataDir: string }): { title: string; content: string } {
   const title = 'Steward could not start';

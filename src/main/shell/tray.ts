@@ -3,9 +3,9 @@
 // run streams. Its icon follows the tray's light or dark colours.
 import { join } from 'node:path';
 import { Menu, type MenuItemConstructorOptions, Tray, nativeImage, nativeTheme } from 'electron';
-import type { Run } from '../shared/contract';
-import type { Core } from './core';
-import { systemClock } from './core/scheduler/clock';
+import type { Run } from '../../shared/contract';
+import type { Core } from '../core';
+import { systemClock } from '../core/scheduler/clock';
 import { throttle } from './throttle';
 import { type TrayAction, type TrayItem, type TrayRun, type TrayState, trayIconFile, trayMenu, trayTooltip } from './tray-menu';
 

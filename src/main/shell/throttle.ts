@@ -1,6 +1,6 @@
 // At most one call per interval: the first at once, and all that come during the interval folded
 // into one at its end, so the last state is always shown. On the core's Clock, so tests move time.
-import type { Clock } from './core/scheduler/clock';
+import type { Clock } from '../core/scheduler/clock';
 
 export interface Throttled {
   (): void;

@@ -1,7 +1,7 @@
 // Which finished runs notify, and what the notification says. Pure: the setting (all, failures
 // only, none), overridden per automation or webhook, and the run decide; a run someone cancelled
 // never notifies.
-import type { NotificationPolicy, NotifyOverride, Run } from '../shared/contract';
+import type { NotificationPolicy, NotifyOverride, Run } from '../../shared/contract';
 
 const failures = new Set<Run['status']>(['failed', 'timed_out', 'interrupted']);
 

@@ -1,7 +1,7 @@
 // Native notifications when runs finish, as the setting and the automation's or webhook's own
 // choice say (notify-policy.ts); clicking one opens that run in the window.
 import { Notification } from 'electron';
-import type { Core } from './core';
+import type { Core } from '../core';
 import { notificationFor, shouldNotify } from './notify-policy';
 
 export function notifyFinishedRuns(core: Core, openRun: (runId: string) => void): () => void {
