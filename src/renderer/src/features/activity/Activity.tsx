@@ -23,66 +23,67 @@ export function Activity() {
   const shown = useMemo(() => activity.slice().reverse(), [activity]);
   return (
     <section aria-labelledby="activity-title">
-      <OnboardingGate />
-      <h2 id="activity-title">Activity</h2>
-      <ErrorLine message={action.error?.message} />
-      <div className="split">
-        <aside className="filters" aria-label="Filters">
-          <fieldset>
-            <legend>Time</legend>
-            <div className="chips">
-              {timeWindows.map(([name]) => (
-                <button key={name} aria-pressed={filters.window === name} onClick={() => setFilters({ ...filters, window: name })}>{name}</button>
-              ))}
-            </div>
-            {filters.window === 'custom' && (
-              <>
-                <label className="field"><span>From</span><input type="datetime-local" value={filters.from} onChange={(event) => setFilters({ ...filters, from: event.target.value })} /></label>
-                <label className="field"><span>To</span><input type="datetime-local" value={filters.to} onChange={(event) => setFilters({ ...filters, to: event.target.value })} /></label>
-              </>
-            )}
-          </fieldset>
-          <fieldset>
-            <legend>Kind</legend>
-            <div className="chips">
-              {activityKinds.map((kind) => <button key={kind} aria-pressed={filters.kinds.includes(kind)} onClick={() => setFilters({ ...filters, kinds: toggle(filters.kinds, kind) })}>{kind}</button>)}
-            </div>
-          </fieldset>
-          <fieldset>
-            <legend>Instance</legend>
-            <div className="chips">
-              {instances.map((instance) => <button key={instance.id} aria-pressed={filters.instanceIds.includes(instance.id)} onClick={() => setFilters({ ...filters, instanceIds: toggle(filters.instanceIds, instance.id) })}>{instance.name}</button>)}
-            </div>
-          </fieldset>
-          <button onClick={() => setFilters(noFilters)}>Reset filters</button>
-        </aside>
-        <div className="stream card" role="log" aria-label="Activity stream" style={{ padding: 0 }}>
-          {shown.length === 0 ? (
-            <Empty title={isUnfiltered(filters) ? 'Nothing has happened yet' : 'No lines match the filters'}>
-              {isUnfiltered(filters) ? 'Every message, tool call and result of every agent lands here, live. Create an automation or a webhook to start.' : 'Widen the time window or reset the filters.'}
-            </Empty>
-          ) : (
-            shown.map((line) => {
-              // An instance renamed since shows its name of now.
-              const instance = instances.find((each) => each.id === line.instanceId) ?? { name: line.instanceName, avatarUrl: line.avatarUrl };
-              return (
-              <div className="line" key={`${line.instanceId}:${line.line}`} data-kind={line.kind}>
-                <time dateTime={line.timestamp} title={new Date(line.timestamp).toLocaleString()}>{new Date(line.timestamp).toLocaleTimeString()}</time>
-                <Avatar url={instance.avatarUrl} name={instance.name} small />
-                <span className="hint">{instance.name}</span>
-                <span>
-                  {line.label && <span className={`tag ${line.label}`}>{line.label}</span>}
-                  <span className="tag">{line.kind}</span>
-                  {line.runId ? <a href={`#/runs/${line.runId}`}>{line.displayText}</a> : line.displayText}
-                  {line.kind === 'system' && <AllowHost instanceId={line.instanceId} denial={denialFromRaw(line.raw)} />}
-                </span>
+      <OnboardingGate>
+        <h2 id="activity-title">Activity</h2>
+        <ErrorLine message={action.error?.message} />
+        <div className="split">
+          <aside className="filters" aria-label="Filters">
+            <fieldset>
+              <legend>Time</legend>
+              <div className="chips">
+                {timeWindows.map(([name]) => (
+                  <button key={name} aria-pressed={filters.window === name} onClick={() => setFilters({ ...filters, window: name })}>{name}</button>
+                ))}
               </div>
-              );
-            })
-          )}
-          {activityHasOlder && <button className="load-older" disabled={action.busy} onClick={() => void action.run(loadOlderActivity)}>Load older</button>}
+              {filters.window === 'custom' && (
+                <>
+                  <label className="field"><span>From</span><input type="datetime-local" value={filters.from} onChange={(event) => setFilters({ ...filters, from: event.target.value })} /></label>
+                  <label className="field"><span>To</span><input type="datetime-local" value={filters.to} onChange={(event) => setFilters({ ...filters, to: event.target.value })} /></label>
+                </>
+              )}
+            </fieldset>
+            <fieldset>
+              <legend>Kind</legend>
+              <div className="chips">
+                {activityKinds.map((kind) => <button key={kind} aria-pressed={filters.kinds.includes(kind)} onClick={() => setFilters({ ...filters, kinds: toggle(filters.kinds, kind) })}>{kind}</button>)}
+              </div>
+            </fieldset>
+            <fieldset>
+              <legend>Instance</legend>
+              <div className="chips">
+                {instances.map((instance) => <button key={instance.id} aria-pressed={filters.instanceIds.includes(instance.id)} onClick={() => setFilters({ ...filters, instanceIds: toggle(filters.instanceIds, instance.id) })}>{instance.name}</button>)}
+              </div>
+            </fieldset>
+            <button onClick={() => setFilters(noFilters)}>Reset filters</button>
+          </aside>
+          <div className="stream card" role="log" aria-label="Activity stream" style={{ padding: 0 }}>
+            {shown.length === 0 ? (
+              <Empty title={isUnfiltered(filters) ? 'Nothing has happened yet' : 'No lines match the filters'}>
+                {isUnfiltered(filters) ? 'Every message, tool call and result of every agent lands here, live. Create an automation or a webhook to start.' : 'Widen the time window or reset the filters.'}
+              </Empty>
+            ) : (
+              shown.map((line) => {
+                // An instance renamed since shows its name of now.
+                const instance = instances.find((each) => each.id === line.instanceId) ?? { name: line.instanceName, avatarUrl: line.avatarUrl };
+                return (
+                <div className="line" key={`${line.instanceId}:${line.line}`} data-kind={line.kind}>
+                  <time dateTime={line.timestamp} title={new Date(line.timestamp).toLocaleString()}>{new Date(line.timestamp).toLocaleTimeString()}</time>
+                  <Avatar url={instance.avatarUrl} name={instance.name} small />
+                  <span className="hint">{instance.name}</span>
+                  <span>
+                    {line.label && <span className={`tag ${line.label}`}>{line.label}</span>}
+                    <span className="tag">{line.kind}</span>
+                    {line.runId ? <a href={`#/runs/${line.runId}`}>{line.displayText}</a> : line.displayText}
+                    {line.kind === 'system' && <AllowHost instanceId={line.instanceId} denial={denialFromRaw(line.raw)} />}
+                  </span>
+                </div>
+                );
+              })
+            )}
+            {activityHasOlder && <button className="load-older" disabled={action.busy} onClick={() => void action.run(loadOlderActivity)}>Load older</button>}
+          </div>
         </div>
-      </div>
+      </OnboardingGate>
     </section>
   );
 }

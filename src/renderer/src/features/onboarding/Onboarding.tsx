@@ -3,7 +3,7 @@
 // chosen for the default instance (or any command with arguments, or a server URL and model), and a
 // first prompt answered inline. The agent stays sandboxed; where this machine cannot sandbox, the
 // card says why and offers running it unsandboxed as an explicit choice.
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { type AgentConfig, type AgentDetection, defaultOpenAiBaseUrl } from '../../../../shared/contract';
 import { AgentFields, describeAgent, presetNames } from '../instances/AgentFields';
 import { Composer } from '../chat/Composer';
@@ -69,9 +69,10 @@ function FirstRun({ runId, onDone }: { runId: string; onDone: () => void }) {
 export function Onboarding({ onStarted }: { onStarted: () => void }) {
   const { detection, detectAgents, instances, updateInstance, updateSettings, sendPrompt, loadRunMessages, dismissOnboarding } = useApp();
   const steward = instances.find((each) => each.isDefault);
-  const [choice, setChoice] = useState<Choice | undefined>();
+  // Chosen at once when the agents are known already (the gate waits for them): no second render that grows the card.
+  const [choice, setChoice] = useState<Choice | undefined>(() => (detection ? firstChoice(detection) : undefined));
   const [custom, setCustom] = useState<AgentConfig>({ provider: 'command', preset: 'custom', command: '' });
-  const [server, setServer] = useState<AgentConfig>({ provider: 'openai', baseUrl: defaultOpenAiBaseUrl, model: '' });
+  const [server, setServer] = useState<AgentConfig>({ provider: 'openai', baseUrl: defaultOpenAiBaseUrl, model: detection?.openai.models[0] ?? '' });
   const [forNewInstances, setForNewInstances] = useState(true);
   const [runId, setRunId] = useState<string | undefined>();
   const detecting = useAction();
@@ -161,13 +162,32 @@ export function Onboarding({ onStarted }: { onStarted: () => void }) {
   );
 }
 
-/** The card while no run has succeeded yet, and while the user is in the middle of it. */
-export function OnboardingGate() {
-  const { everSucceeded, onboardingDismissed, loadOnboarding } = useApp();
+/**
+ * The card while no run has succeeded yet, and while the user is in the middle of it, above
+ * `children` (the Activity view). Until it is known whether the card shows, and until what the card
+ * shows first is loaded (the default instance, the agents found), nothing is rendered here: content
+ * that appears into empty space moves nothing, while a card that arrived late would push the whole
+ * view down (a layout shift).
+ */
+export function OnboardingGate({ children }: { children: ReactNode }) {
+  const { everSucceeded, onboardingDismissed, loadOnboarding, instances, detection, detectAgents } = useApp();
   const [started, setStarted] = useState(false);
+  const [unknown, setUnknown] = useState(false);
+  const [detectFailed, setDetectFailed] = useState(false);
   useEffect(() => {
-    if (everSucceeded === undefined) void loadOnboarding().catch(() => undefined);
+    if (everSucceeded === undefined) void loadOnboarding().catch(() => setUnknown(true));
   }, [everSucceeded, loadOnboarding]);
-  if (onboardingDismissed || everSucceeded === undefined || (everSucceeded && !started)) return null;
-  return <Onboarding onStarted={() => setStarted(true)} />;
+  useEffect(() => {
+    if (everSucceeded === false && !detection) void detectAgents().catch(() => setDetectFailed(true));
+  }, [everSucceeded]);
+  const show = !onboardingDismissed && !unknown && everSucceeded !== undefined && (!everSucceeded || started);
+  const known = onboardingDismissed || unknown || everSucceeded !== undefined;
+  const ready = known && instances.length > 0 && (!show || detection !== undefined || detectFailed);
+  if (!ready) return null;
+  return (
+    <>
+      {show && <Onboarding onStarted={() => setStarted(true)} />}
+      {children}
+    </>
+  );
 }
