@@ -1,6 +1,6 @@
 // Small building blocks every view uses: labelled fields with their API error, a two-step
 // confirmation, teaching empty states, status badges, times, copy buttons and avatars.
-import { type ReactElement, type ReactNode, cloneElement, useEffect, useId, useState } from 'react';
+import { type ReactElement, type ReactNode, cloneElement, useEffect, useId, useRef, useState } from 'react';
 import type { Memory, NotifyOverride } from '../../../shared/contract';
 import { ApiError } from '../lib/api';
 
@@ -73,16 +73,31 @@ export function Empty(props: { title: string; children: ReactNode }) {
   );
 }
 
-/** Escape closes what is open (a form, a question) while `open`. */
+// What Escape closes, the most recently opened last: a server form open inside an agent form
+// closes first, and its parent stays open.
+const escapeStack: { close: () => void }[] = [];
+
+function onEscapeKey(event: KeyboardEvent) {
+  const top = escapeStack.at(-1);
+  if (event.key !== 'Escape' || event.defaultPrevented || !top) return;
+  event.preventDefault();
+  top.close();
+}
+
+/** Escape closes what is open (a form, a question, a viewer) while `open`; the innermost first. */
 export function useEscape(open: boolean, close: () => void) {
+  const latest = useRef(close);
+  latest.current = close;
   useEffect(() => {
     if (!open) return undefined;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') close();
+    const entry = { close: () => latest.current() };
+    if (escapeStack.length === 0) window.addEventListener('keydown', onEscapeKey);
+    escapeStack.push(entry);
+    return () => {
+      escapeStack.splice(escapeStack.indexOf(entry), 1);
+      if (escapeStack.length === 0) window.removeEventListener('keydown', onEscapeKey);
     };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [open, close]);
+  }, [open]);
 }
 
 // Colour alone does not say it: each status has a shape too.

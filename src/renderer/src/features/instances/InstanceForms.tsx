@@ -6,9 +6,10 @@ import { useApp } from '../../lib/app-context';
 import { cannotSandbox } from '../sandbox/sandbox';
 import { AgentFields } from './AgentFields';
 import { SandboxFields, useSandboxDraft } from '../sandbox/SandboxFields';
-import { ErrorLine, Field, useAction } from '../../ui/widgets';
+import { ErrorLine, Field, useAction, useEscape } from '../../ui/widgets';
 
 export function NewInstance({ onDone }: { onDone: () => void }) {
+  useEscape(true, onDone);
   const { createInstance, settings } = useApp();
   const [name, setName] = useState('');
   const [agent, setAgent] = useState<AgentConfig>(settings?.defaultAgent ?? { provider: 'command', preset: 'claude-code' });
@@ -40,6 +41,7 @@ export function NewInstance({ onDone }: { onDone: () => void }) {
 
 /** "Edit agent": the instance's agent and sandbox in the same form as a new instance's; saving probes it again. */
 export function AgentEditor({ instance, onDone }: { instance: Instance; onDone: () => void }) {
+  useEscape(true, onDone);
   const { updateInstance } = useApp();
   const [agent, setAgent] = useState<AgentConfig>(instance.agent);
   const draft = useSandboxDraft(instance.sandbox);

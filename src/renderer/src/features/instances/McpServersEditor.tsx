@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import { type McpServerConfig, McpServerName } from '../../../../shared/contract';
 import { ArgsField, envText, parseEnv } from './ArgsField';
 import { SecretPicker } from '../settings/SecretPicker';
-import { Field } from '../../ui/widgets';
+import { Field, useEscape } from '../../ui/widgets';
 
 /** What is wrong with a server before it is sent, field by field (the server checks again). */
 export function mcpServerProblems(server: McpServerConfig, others: McpServerConfig[]): Partial<Record<'name' | 'command' | 'url' | 'headers', string>> {
@@ -46,6 +46,7 @@ function HeadersField({ headers, onChange, error }: { headers: [string, string][
 
 /** One server's fields; `Apply` hands it back once it looks right. */
 function ServerForm(props: { initial: McpServerConfig; others: McpServerConfig[]; onApply: (server: McpServerConfig) => void; onCancel: () => void }) {
+  useEscape(true, props.onCancel);
   const [server, setServer] = useState<McpServerConfig>(props.initial);
   const [env, setEnv] = useState(() => (props.initial.transport === 'stdio' ? envText(props.initial.env) : ''));
   const [headers, setHeaders] = useState<[string, string][]>(() => (props.initial.transport === 'http' ? Object.entries(props.initial.headers ?? {}) : []));

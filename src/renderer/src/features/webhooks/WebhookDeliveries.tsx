@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { Delivery, DeliverySummary, Webhook } from '../../../../shared/contract';
 import { useApp } from '../../lib/app-context';
-import { Badge, ErrorLine, formatTime, useAction } from '../../ui/widgets';
+import { Badge, ErrorLine, formatTime, useAction, useEscape } from '../../ui/widgets';
 
 const outcomeBadge: Record<DeliverySummary['outcome'], string> = {
   accepted: 'succeeded',
@@ -26,6 +26,7 @@ function readable(delivery: Delivery): string {
 }
 
 function BodyViewer({ delivery, onClose }: { delivery: Delivery; onClose: () => void }) {
+  useEscape(true, onClose);
   const [raw, setRaw] = useState(false);
   return (
     <section className="card" aria-label={`Delivery ${delivery.id}`}>

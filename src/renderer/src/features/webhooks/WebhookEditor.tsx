@@ -8,13 +8,14 @@ import { parseTemplate, usesPayload } from '../../../../shared/webhook-template'
 import { useApp } from '../../lib/app-context';
 import { InstanceField, useDefaultInstanceId } from '../instances/InstanceField';
 import { type ShownCheck, SignatureField, signatureOf } from './SignatureField';
-import { ErrorLine, Field, MemoryField, NotifyField, useAction } from '../../ui/widgets';
+import { ErrorLine, Field, MemoryField, NotifyField, useAction, useEscape } from '../../ui/widgets';
 
 const genericTemplate = 'A delivery arrived:\n\n{{payload}}';
 const templateOf = (sender: Sender) => senderPresets[sender].promptTemplate ?? genericTemplate;
 const filterExample = '[{"header": "x-github-event", "equals": "workflow_run"}, {"payload": "workflow_run.conclusion", "in": ["failure"]}]';
 
 export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefined; onDone: () => void }) {
+  useEscape(true, onDone);
   const { saveWebhook } = useApp();
   const defaultInstanceId = useDefaultInstanceId();
   const [name, setName] = useState(webhook?.name ?? '');
