@@ -120,10 +120,16 @@ export function Badge({ status }: { status: string }) {
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'always' });
 const steps: [Intl.RelativeTimeFormatUnit, number][] = [['second', 60], ['minute', 60], ['hour', 24], ['day', 30], ['month', 12], ['year', Infinity]];
 
-/** "5 minutes ago", "in 2 hours". */
+/** "5 minutes ago", "in 1 h 33 min", "in 2 days". */
 export function relativeTime(iso: string, now = Date.now()): string {
   let amount = (new Date(iso).getTime() - now) / 1000;
   if (Math.abs(amount) < 10) return 'just now';
+  // Within a few hours the minutes matter: 1 h 33 min is not "in 2 hours".
+  const minutes = Math.round(Math.abs(amount) / 60);
+  if (minutes >= 60 && minutes < 10 * 60) {
+    const span = minutes % 60 === 0 ? `${minutes / 60} h` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+    return amount > 0 ? `in ${span}` : `${span} ago`;
+  }
   for (const [unit, size] of steps) {
     if (Math.abs(amount) < size) return relative.format(Math.round(amount), unit);
     amount /= size;

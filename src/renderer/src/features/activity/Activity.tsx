@@ -5,7 +5,7 @@
 import { useMemo } from 'react';
 import { activityKinds } from '../../../../shared/contract';
 import { AllowHost } from '../sandbox/AllowHost';
-import { Avatar, Empty, ErrorLine, useAction } from '../../ui/widgets';
+import { Avatar, Empty, ErrorLine, Time, useAction } from '../../ui/widgets';
 import { type ActivityFilters, isUnfiltered, noFilters, timeWindows } from './activity-filters';
 import { useApp } from '../../lib/app-context';
 import { denialFromRaw } from '../sandbox/sandbox';
@@ -67,7 +67,7 @@ export function Activity() {
                 const instance = instances.find((each) => each.id === line.instanceId) ?? { name: line.instanceName, avatarUrl: line.avatarUrl };
                 return (
                 <div className="line" key={`${line.instanceId}:${line.line}`} data-kind={line.kind}>
-                  <time dateTime={line.timestamp} title={new Date(line.timestamp).toLocaleString()}>{new Date(line.timestamp).toLocaleTimeString()}</time>
+                  <Time iso={line.timestamp} />
                   <Avatar url={instance.avatarUrl} name={instance.name} small />
                   <span className="hint">{instance.name}</span>
                   <span>

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Instance, Run } from '../../../../shared/contract';
 import { Composer } from './Composer';
 import { Turns } from '../runs/Turns';
-import { Avatar, Badge, Empty, formatTime } from '../../ui/widgets';
+import { Avatar, Badge, Empty, Time } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 
 const ellipsis = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -31,7 +31,7 @@ function ChatList({ instance, threadId }: { instance: Instance; threadId: string
         {list?.map((chat) => (
           <a key={chat.id} href={`#/chat/${instance.id}/${chat.id}`} aria-current={chat.id === threadId ? 'page' : undefined}>
             <span>{ellipsis(chat.firstPrompt ?? 'New chat')}</span>
-            <span className="hint">{formatTime(chat.lastActivityAt)}</span>
+            <span className="hint"><Time iso={chat.lastActivityAt} /></span>
           </a>
         ))}
       </nav>

@@ -24,7 +24,10 @@ function wholeNumber(text: string, min: number, max: number, allowEmpty: boolean
 }
 
 export function Settings() {
-  const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, toast } = useApp();
+  const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, loadChannels, toast } = useApp();
+  // The cards from the channels down wait for their lists: a list that arrived late would push
+  // every card below it down (a layout shift), while cards that appear below nothing move nothing.
+  const [listsLoaded, setListsLoaded] = useState(false);
   const [agent, setAgent] = useState<AgentConfig | undefined>(settings?.defaultAgent);
   const [mcpServers, setMcpServers] = useState<McpServerConfig[]>(settings?.mcpServers ?? []);
   const [keyName, setKeyName] = useState('');
@@ -35,8 +38,8 @@ export function Settings() {
   useEffect(() => setAgent(settings?.defaultAgent), [settings?.defaultAgent]);
   useEffect(() => setMcpServers(settings?.mcpServers ?? []), [settings?.mcpServers]);
   useEffect(() => {
-    void Promise.all([loadTunnel(), loadSecrets()]).catch(() => undefined);
-  }, [loadTunnel, loadSecrets]);
+    void Promise.allSettled([loadTunnel(), loadSecrets(), loadChannels()]).then(() => setListsLoaded(true));
+  }, [loadTunnel, loadSecrets, loadChannels]);
   const connecting = tunnel?.state === 'connecting';
   useEffect(() => {
     // The tunnel has no live event of its own: while it connects, ask now and then.
@@ -110,46 +113,48 @@ export function Settings() {
         {numberField('activity.retentionLines', 'Activity lines kept per instance (empty: all)', settings.activity.retentionLines, 1, Infinity, (value) => ({ activity: { retentionLines: value } }))}
         {numberField('activity.retentionDays', 'Days of activity kept (empty: all)', settings.activity.retentionDays, 1, Infinity, (value) => ({ activity: { retentionDays: value } }))}
       </div>
-      <NotificationChannels />
-      <TunnelSettings key={tunnel ? 'loaded' : 'loading'} />
-      <SecretsSettings />
-      <div className="card">
-        <h3>API keys</h3>
-        <form className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { setNewKey(await createApiKey(keyName, keyScope)); setKeyName(''); toast('success', 'API key created.'); }); }}>
-          <input aria-label="Key name" placeholder="laptop, CI…" value={keyName} onChange={(event) => setKeyName(event.target.value)} />
-          <select aria-label="Key scope" value={keyScope} onChange={(event) => setKeyScope(event.target.value as Scope)}>
-            {scopes.map((scope) => <option key={scope} value={scope}>{scope}</option>)}
-          </select>
-          <button type="submit">Create key</button>
-        </form>
-        {newKey && (
-          <div className="card nested row wrap" role="status">
-            <span>Copy this key now; it is not shown again:</span> <code data-testid="new-key">{newKey}</code>
-            <CopyButton text={newKey} label="Copy key" />
-            <button type="button" onClick={() => setNewKey(undefined)}>Done</button>
+      {listsLoaded && (<>
+        <NotificationChannels />
+        <TunnelSettings key={tunnel ? 'loaded' : 'loading'} />
+        <SecretsSettings />
+        <div className="card">
+          <h3>API keys</h3>
+          <form className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { setNewKey(await createApiKey(keyName, keyScope)); setKeyName(''); toast('success', 'API key created.'); }); }}>
+            <input aria-label="Key name" placeholder="laptop, CI…" value={keyName} onChange={(event) => setKeyName(event.target.value)} />
+            <select aria-label="Key scope" value={keyScope} onChange={(event) => setKeyScope(event.target.value as Scope)}>
+              {scopes.map((scope) => <option key={scope} value={scope}>{scope}</option>)}
+            </select>
+            <button type="submit">Create key</button>
+          </form>
+          {newKey && (
+            <div className="card nested row wrap" role="status">
+              <span>Copy this key now; it is not shown again:</span> <code data-testid="new-key">{newKey}</code>
+              <CopyButton text={newKey} label="Copy key" />
+              <button type="button" onClick={() => setNewKey(undefined)}>Done</button>
+            </div>
+          )}
+          <table style={{ marginTop: 8 }}>
+            <tbody>
+              {apiKeys.map((key) => (
+                <tr key={key.id}>
+                  <td>{key.name}</td>
+                  <td className="mono">{key.preview}…</td>
+                  <td>{key.scope}</td>
+                  <td className="hint">last used <Time iso={key.lastUsedAt} /></td>
+                  <td><ConfirmButton label="Revoke" danger question="Revoke it? Whatever uses it stops at once." confirm="Revoke" onConfirm={() => void action.run(() => revokeApiKey(key.id))} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {system && (
+          <div className="card">
+            <h3>This Steward</h3>
+            <div>Version {system.version} · API <code>{system.apiUrl}</code></div>
+            <div>Data folder <code>{system.dataDir}</code></div>
           </div>
         )}
-        <table style={{ marginTop: 8 }}>
-          <tbody>
-            {apiKeys.map((key) => (
-              <tr key={key.id}>
-                <td>{key.name}</td>
-                <td className="mono">{key.preview}…</td>
-                <td>{key.scope}</td>
-                <td className="hint">last used <Time iso={key.lastUsedAt} /></td>
-                <td><ConfirmButton label="Revoke" danger question="Revoke it? Whatever uses it stops at once." confirm="Revoke" onConfirm={() => void action.run(() => revokeApiKey(key.id))} /></td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {system && (
-        <div className="card">
-          <h3>This Steward</h3>
-          <div>Version {system.version} · API <code>{system.apiUrl}</code></div>
-          <div>Data folder <code>{system.dataDir}</code></div>
-        </div>
-      )}
+      </>)}
     </section>
   );
 }

@@ -4,7 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { Delivery, DeliverySummary, Webhook } from '../../../../shared/contract';
 import { useApp } from '../../lib/app-context';
-import { Badge, ErrorLine, formatTime, useAction, useEscape } from '../../ui/widgets';
+import { Badge, ErrorLine, formatTime, Time, useAction, useEscape } from '../../ui/widgets';
 
 const outcomeBadge: Record<DeliverySummary['outcome'], string> = {
   accepted: 'succeeded',
@@ -79,7 +79,7 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
           <tbody>
             {page.items.map((delivery) => (
               <tr key={delivery.id}>
-                <td>{formatTime(delivery.receivedAt)}</td>
+                <td><Time iso={delivery.receivedAt} /></td>
                 <td>{delivery.status}</td>
                 <td><Badge status={outcomeBadge[delivery.outcome]} /> {delivery.outcome}{delivery.origin !== 'sender' ? ` (${delivery.origin})` : ''}</td>
                 <td className="hint">{delivery.errorCode ?? delivery.message ?? ''}</td>
