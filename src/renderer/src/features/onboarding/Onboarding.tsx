@@ -67,12 +67,18 @@ function FirstRun({ runId, onDone }: { runId: string; onDone: () => void }) {
 }
 
 export function Onboarding({ onStarted }: { onStarted: () => void }) {
-  const { detection, detectAgents, instances, updateInstance, updateSettings, sendPrompt, loadRunMessages, dismissOnboarding } = useApp();
+  const { detection, detectAgents, instances, runs, updateInstance, updateSettings, sendPrompt, loadRunMessages, dismissOnboarding } = useApp();
   const steward = instances.find((each) => each.isDefault);
-  // Chosen at once when the agents are known already (the gate waits for them): no second render that grows the card.
-  const [choice, setChoice] = useState<Choice | undefined>(() => (detection ? firstChoice(detection) : undefined));
-  const [custom, setCustom] = useState<AgentConfig>({ provider: 'command', preset: 'custom', command: '' });
-  const [server, setServer] = useState<AgentConfig>({ provider: 'openai', baseUrl: defaultOpenAiBaseUrl, model: detection?.openai.models[0] ?? '' });
+  // After a reload the form shows the agent in use when it is a command or a server (not a blank
+  // form); else what this machine offers, chosen at once when the agents are known already (the
+  // gate waits for them): no second render that grows the card.
+  const current = steward?.agent;
+  const inUse: Choice | undefined = current?.provider === 'openai' ? 'openai' : current?.preset === 'custom' && current.command ? 'custom' : undefined;
+  const [choice, setChoice] = useState<Choice | undefined>(() => inUse ?? (detection ? firstChoice(detection) : undefined));
+  const [custom, setCustom] = useState<AgentConfig>(() => (inUse === 'custom' && current ? current : { provider: 'command', preset: 'custom', command: '' }));
+  const [server, setServer] = useState<AgentConfig>(() => (inUse === 'openai' && current ? current : { provider: 'openai', baseUrl: defaultOpenAiBaseUrl, model: detection?.openai.models[0] ?? '' }));
+  // Until the user chose an agent here, the default one's state is a fact, not an error of theirs.
+  const [applied, setApplied] = useState(false);
   const [forNewInstances, setForNewInstances] = useState(true);
   const [runId, setRunId] = useState<string | undefined>();
   const detecting = useAction();
@@ -88,12 +94,15 @@ export function Onboarding({ onStarted }: { onStarted: () => void }) {
     if (model) setServer((current) => (current.provider === 'openai' && !current.model ? { ...current, model } : current));
   }, [detection, choice]);
   if (!steward) return null;
+  // Once the first prompt was answered, "Done" ends the card: "Skip for now" would say the same.
+  const firstRunSucceeded = runs.some((run) => run.id === runId && run.status === 'succeeded');
   const chosen: AgentConfig | undefined =
     choice === 'custom' ? custom : choice === 'openai' ? server : choice ? { provider: 'command', preset: choice.slice('preset:'.length) as keyof typeof presetNames } : undefined;
   const apply = () =>
     applying.run(async () => {
       if (!chosen) return;
       onStarted();
+      setApplied(true);
       await updateInstance(steward.id, { agent: chosen });
       if (forNewInstances) await updateSettings({ defaultAgent: chosen });
     });
@@ -142,22 +151,28 @@ export function Onboarding({ onStarted }: { onStarted: () => void }) {
         <div className="bar" style={{ marginTop: 8 }}>
           <button className="primary" type="submit" disabled={!chosen || applying.busy}>Use this agent</button>
           <span className="hint">Now: <span className="mono">{describeAgent(steward.agent)}</span></span>
-          <Badge status={steward.status} />
+          {applied && <Badge status={steward.status} />}
         </div>
         <div role="status" aria-label={`${steward.name} status`}>
           {steward.status === 'running' && <span className="ok">Ready: <code>{steward.imageTag}</code></span>}
           {steward.status === 'provisioning' && <span className="hint">Checking the agent…</span>}
-          {steward.status === 'error' && <span className="error">Not ready: {cannotSandbox(steward) ? 'this machine cannot sandbox the agent.' : steward.statusReason}</span>}
+          {steward.status === 'error' && (
+            <span className={applied ? 'error' : 'hint'}>
+              Not ready: {cannotSandbox(steward) ? 'this machine cannot sandbox the agent.' : steward.statusReason}
+            </span>
+          )}
         </div>
         <CannotSandbox instance={steward} />
       </form>
       <h3>3. A first prompt</h3>
       <Composer label="First prompt" placeholder="Say hello in one sentence." onSend={send} />
       {runId && <FirstRun runId={runId} onDone={dismissOnboarding} />}
-      <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>
-        <span className="spacer" />
-        <button type="button" onClick={dismissOnboarding}>Skip for now</button>
-      </div>
+      {!firstRunSucceeded && (
+        <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>
+          <span className="spacer" />
+          <button type="button" onClick={dismissOnboarding}>Skip for now</button>
+        </div>
+      )}
     </section>
   );
 }
