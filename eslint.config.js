@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { houseConfig } from './eslint-rules/house.mjs';
 
 const noElectron = { name: 'electron', message: 'The core and the contract run under plain Node: no electron here.' };
 const nodeBuiltins = { group: ['node:*', 'better-sqlite3', 'fastify', 'pino'], message: 'Shared and renderer code runs in the browser: no Node modules.' };
@@ -32,6 +33,8 @@ export default tseslint.config(
     files: ['src/shared/**', 'src/renderer/**'],
     rules: { 'no-restricted-imports': ['error', { paths: [noElectron], patterns: [nodeBuiltins] }] },
   },
+  // Layers and circles: eslint-rules/house.mjs.
+  houseConfig,
   {
     files: ['src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },

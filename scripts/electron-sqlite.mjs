@@ -1,6 +1,6 @@
 // Builds better-sqlite3 for Electron's ABI into out/native/electron-<abi>/better_sqlite3.node, for
 // `npm start`, `npm run dev` and `npm run dist` (the package carries this file, unpacked from
-// app.asar; src/main/app-paths.ts finds it in both layouts). The Node build in node_modules is
+// app.asar; src/main/shell/app-paths.ts finds it in both layouts). The Node build in node_modules is
 // left alone: the tests and `steward serve` run on it. This is never run from install scripts: it
 // needs the network (a prebuilt binary from GitHub, or Electron's headers from electronjs.org),
 // which a plain `npm install` must not.

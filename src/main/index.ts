@@ -6,18 +6,18 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import { ipcChannels } from '../shared/bridge';
-import { type AppLayout, electronSqliteBinding, trayIconDir } from './app-paths';
-import { type AppPages, isAppUrl } from './app-url';
+import { type AppLayout, electronSqliteBinding, trayIconDir } from './shell/app-paths';
+import { type AppPages, isAppUrl } from './shell/app-url';
 import { type Core, createCore, defaultPort } from './core';
 import { resolveDataDir } from './core/data-dir';
 import { registerIpc } from './ipc';
-import { applyLaunchAtLogin, startedAtLogin } from './launch-at-login';
-import { notifyFinishedRuns } from './notifications';
-import { allowPermission } from './permissions';
-import { startupErrorMessage } from './startup-error';
-import { createTray } from './tray';
-import type { TrayAction } from './tray-menu';
-import { createMainWindow } from './window';
+import { applyLaunchAtLogin, startedAtLogin } from './shell/launch-at-login';
+import { notifyFinishedRuns } from './shell/notifications';
+import { allowPermission } from './shell/permissions';
+import { startupErrorMessage } from './shell/startup-error';
+import { createTray } from './shell/tray';
+import type { TrayAction } from './shell/tray-menu';
+import { createMainWindow } from './shell/window';
 
 /** electron-builder.yml's appId: Windows ties notifications and the taskbar to it. */
 const appId = 'dev.steward.app';

@@ -2,7 +2,7 @@
 // packaged, on Linux and Windows paths.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { electronSqliteBinding, trayIconDir } from '../../src/main/app-paths';
+import { electronSqliteBinding, trayIconDir } from '../../src/main/shell/app-paths';
 
 const abi = '140';
 

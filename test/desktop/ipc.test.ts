@@ -2,7 +2,7 @@
 // main process's router on a fake ipcMain, and a real core behind them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerIpc } from '../../src/main/ipc';
-import { isAppUrl } from '../../src/main/app-url';
+import { isAppUrl } from '../../src/main/shell/app-url';
 import { createBridge } from '../../src/preload/bridge';
 import { ipcChannels } from '../../src/shared/bridge';
 import { type TestCore, startTestCore } from '../support/core';

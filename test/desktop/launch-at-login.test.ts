@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyLaunchAtLogin, autostartEntry, autostartFile, execArgument, launchCommand, startedAtLogin } from '../../src/main/launch-at-login';
+import { applyLaunchAtLogin, autostartEntry, autostartFile, execArgument, launchCommand, startedAtLogin } from '../../src/main/shell/launch-at-login';
 import { tempDir } from '../support/core';
 
 const packaged = { execPath: '/opt/Steward/steward', isPackaged: true, appPath: '/opt/Steward/resources/app.asar' };

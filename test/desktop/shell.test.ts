@@ -1,11 +1,11 @@
 // The desktop shell's pure parts: the tray menu and icon from state, the notification policy,
 // which URLs the window may load and which permissions it gets, and the error box at start.
 import { describe, expect, it } from 'vitest';
-import { notificationFor, shouldNotify } from '../../src/main/notify-policy';
-import { ago, relative, runLabel, trayIconFile, trayMenu, trayTooltip, type TrayRun } from '../../src/main/tray-menu';
-import { isAppUrl } from '../../src/main/app-url';
-import { allowPermission } from '../../src/main/permissions';
-import { startupErrorMessage } from '../../src/main/startup-error';
+import { notificationFor, shouldNotify } from '../../src/main/shell/notify-policy';
+import { ago, relative, runLabel, trayIconFile, trayMenu, trayTooltip, type TrayRun } from '../../src/main/shell/tray-menu';
+import { isAppUrl } from '../../src/main/shell/app-url';
+import { allowPermission } from '../../src/main/shell/permissions';
+import { startupErrorMessage } from '../../src/main/shell/startup-error';
 import { DataDirInUseError } from '../../src/main/core/data-lock';
 import type { Run } from '../../src/shared/contract';
 

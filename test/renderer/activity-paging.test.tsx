@@ -6,8 +6,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { ActivityKind } from '../../src/shared/contract';
-import { activityPageSize } from '../../src/renderer/src/store/activity';
-import { Activity } from '../../src/renderer/src/views/Activity';
+import { activityPageSize } from '../../src/renderer/src/features/activity/activity-slice';
+import { Activity } from '../../src/renderer/src/features/activity/Activity';
 import { type TestCore, startTestCore } from '../support/core';
 import { connectStore, renderWith } from './harness';
 

@@ -5,8 +5,8 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
-import { commandLine, describeAgent, quote } from '../../src/renderer/src/components/AgentFields';
-import { Instances } from '../../src/renderer/src/views/Instances';
+import { commandLine, describeAgent, quote } from '../../src/renderer/src/features/instances/AgentFields';
+import { Instances } from '../../src/renderer/src/features/instances/Instances';
 import type { Instance } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';
 import { connectStore, renderWith } from './harness';

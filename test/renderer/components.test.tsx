@@ -4,10 +4,10 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { render } from '@testing-library/react';
-import { CronHelper } from '../../src/renderer/src/components/CronHelper';
-import { filterActivity, noFilters } from '../../src/renderer/src/views/Activity';
-import { Automations } from '../../src/renderer/src/views/Automations';
-import { Webhooks } from '../../src/renderer/src/views/Webhooks';
+import { CronHelper } from '../../src/renderer/src/features/automations/CronHelper';
+import { filterActivity, noFilters } from '../../src/renderer/src/features/activity/Activity';
+import { Automations } from '../../src/renderer/src/features/automations/Automations';
+import { Webhooks } from '../../src/renderer/src/features/webhooks/Webhooks';
 import { App } from '../../src/renderer/src/App';
 import type { ActivityEvent } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';

@@ -5,7 +5,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
-import { Automations } from '../../src/renderer/src/views/Automations';
+import { Automations } from '../../src/renderer/src/features/automations/Automations';
 import { type TestCore, startTestCore } from '../support/core';
 import { settled } from '../support/runs';
 import { connectStore, renderWith } from './harness';

@@ -4,9 +4,9 @@
 // words, the server's refusal on its row) and in an openai instance's "Edit agent" form.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Toasts } from '../../src/renderer/src/components/Toasts';
-import { Instances } from '../../src/renderer/src/views/Instances';
-import { Settings } from '../../src/renderer/src/views/Settings';
+import { Toasts } from '../../src/renderer/src/ui/Toasts';
+import { Instances } from '../../src/renderer/src/features/instances/Instances';
+import { Settings } from '../../src/renderer/src/features/settings/Settings';
 import { type TestCore, startTestCore } from '../support/core';
 import { connectStore, renderWith } from './harness';
 

@@ -4,9 +4,9 @@
 // deliveries list, delete asks first; a run's page lists the notifications it caused.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Toasts } from '../../src/renderer/src/components/Toasts';
-import { RunView } from '../../src/renderer/src/views/Run';
-import { Settings } from '../../src/renderer/src/views/Settings';
+import { Toasts } from '../../src/renderer/src/ui/Toasts';
+import { RunView } from '../../src/renderer/src/features/runs/Run';
+import { Settings } from '../../src/renderer/src/features/settings/Settings';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { type TestCore, startTestCore } from '../support/core';
 import { type Receiver, startReceiver } from '../support/receiver';

@@ -8,10 +8,10 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { denialLine } from '../../src/main/core/runner/run-sandbox';
-import { Toasts } from '../../src/renderer/src/components/Toasts';
-import { denialFromRaw, denialFromText, ruleFor } from '../../src/renderer/src/lib/sandbox';
-import { Activity } from '../../src/renderer/src/views/Activity';
-import { RunView } from '../../src/renderer/src/views/Run';
+import { Toasts } from '../../src/renderer/src/ui/Toasts';
+import { denialFromRaw, denialFromText, ruleFor } from '../../src/renderer/src/features/sandbox/sandbox';
+import { Activity } from '../../src/renderer/src/features/activity/Activity';
+import { RunView } from '../../src/renderer/src/features/runs/Run';
 import type { Instance, Run } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';
 import { lacks } from '../support/requirements';

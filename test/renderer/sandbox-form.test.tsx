@@ -6,9 +6,9 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
-import { Toasts } from '../../src/renderer/src/components/Toasts';
-import { Instances } from '../../src/renderer/src/views/Instances';
-import { Onboarding } from '../../src/renderer/src/views/Onboarding';
+import { Toasts } from '../../src/renderer/src/ui/Toasts';
+import { Instances } from '../../src/renderer/src/features/instances/Instances';
+import { Onboarding } from '../../src/renderer/src/features/onboarding/Onboarding';
 import type { Instance } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';
 import { connectStore, renderWith } from './harness';

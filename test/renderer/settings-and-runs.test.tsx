@@ -3,12 +3,12 @@
 // the automation form's catch-up choice, with Testing Library on a real core.
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ShownCheck, SignatureField, signatureOf } from '../../src/renderer/src/components/SignatureField';
-import { Toasts } from '../../src/renderer/src/components/Toasts';
-import { Automations } from '../../src/renderer/src/views/Automations';
-import { RunList } from '../../src/renderer/src/views/Runs';
-import { Settings } from '../../src/renderer/src/views/Settings';
-import { visibleRuns } from '../../src/renderer/src/store/run-list';
+import { type ShownCheck, SignatureField, signatureOf } from '../../src/renderer/src/features/webhooks/SignatureField';
+import { Toasts } from '../../src/renderer/src/ui/Toasts';
+import { Automations } from '../../src/renderer/src/features/automations/Automations';
+import { RunList } from '../../src/renderer/src/features/runs/Runs';
+import { Settings } from '../../src/renderer/src/features/settings/Settings';
+import { visibleRuns } from '../../src/renderer/src/features/runs/run-list-slice';
 import type { Run } from '../../src/shared/contract';
 import { type TestCore, request, startTestCore } from '../support/core';
 import { connectStore, renderWith } from './harness';

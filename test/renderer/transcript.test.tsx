@@ -3,7 +3,7 @@
 // search that keeps and marks the matching messages with a count.
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Transcript } from '../../src/renderer/src/components/Transcript';
+import { Transcript } from '../../src/renderer/src/features/runs/Transcript';
 import type { Message } from '../../src/shared/contract';
 
 afterEach(cleanup);

@@ -5,7 +5,7 @@
 // check and the card says anyone with the URL can trigger it. The API's read model says the same.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Webhooks } from '../../src/renderer/src/views/Webhooks';
+import { Webhooks } from '../../src/renderer/src/features/webhooks/Webhooks';
 import type { Webhook } from '../../src/shared/contract';
 import { type TestCore, request, startTestCore } from '../support/core';
 import { connectStore, renderWith } from './harness';

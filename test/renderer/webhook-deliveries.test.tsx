@@ -4,7 +4,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Webhook } from '../../src/shared/contract';
-import { Webhooks } from '../../src/renderer/src/views/Webhooks';
+import { Webhooks } from '../../src/renderer/src/features/webhooks/Webhooks';
 import { type TestCore, request, startTestCore } from '../support/core';
 import { connectStore, renderWith } from './harness';
 

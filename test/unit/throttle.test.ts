@@ -1,7 +1,7 @@
 // The tray's throttle on a hand-moved clock: the first call at once, a burst folded into one call
 // at the end of the second, nothing after cancel.
 import { describe, expect, it } from 'vitest';
-import { throttle } from '../../src/main/throttle';
+import { throttle } from '../../src/main/shell/throttle';
 import { ManualClock } from '../support/clock';
 
 describe('throttle', () => {

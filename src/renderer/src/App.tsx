@@ -1,20 +1,20 @@
 // The window: navigation on the left, the current view on the right. Loads everything once and
 // follows live events.
 import { Suspense, lazy, useEffect } from 'react';
-import { Toasts } from './components/Toasts';
+import { Toasts } from './ui/Toasts';
 import { inDesktopApp } from './lib/api';
 import { useApp } from './lib/app-context';
 
 // One chunk per view, loaded when first opened: the window paints before the views it does not show.
-const Activity = lazy(() => import('./views/Activity').then((module) => ({ default: module.Activity })));
-const Automations = lazy(() => import('./views/Automations').then((module) => ({ default: module.Automations })));
-const Chat = lazy(() => import('./views/Chat').then((module) => ({ default: module.Chat })));
-const Instances = lazy(() => import('./views/Instances').then((module) => ({ default: module.Instances })));
-const RunView = lazy(() => import('./views/Run').then((module) => ({ default: module.RunView })));
-const RunList = lazy(() => import('./views/Runs').then((module) => ({ default: module.RunList })));
-const ThreadView = lazy(() => import('./views/Runs').then((module) => ({ default: module.ThreadView })));
-const Settings = lazy(() => import('./views/Settings').then((module) => ({ default: module.Settings })));
-const Webhooks = lazy(() => import('./views/Webhooks').then((module) => ({ default: module.Webhooks })));
+const Activity = lazy(() => import('./features/activity/Activity').then((module) => ({ default: module.Activity })));
+const Automations = lazy(() => import('./features/automations/Automations').then((module) => ({ default: module.Automations })));
+const Chat = lazy(() => import('./features/chat/Chat').then((module) => ({ default: module.Chat })));
+const Instances = lazy(() => import('./features/instances/Instances').then((module) => ({ default: module.Instances })));
+const RunView = lazy(() => import('./features/runs/Run').then((module) => ({ default: module.RunView })));
+const RunList = lazy(() => import('./features/runs/Runs').then((module) => ({ default: module.RunList })));
+const ThreadView = lazy(() => import('./features/runs/Runs').then((module) => ({ default: module.ThreadView })));
+const Settings = lazy(() => import('./features/settings/Settings').then((module) => ({ default: module.Settings })));
+const Webhooks = lazy(() => import('./features/webhooks/Webhooks').then((module) => ({ default: module.Webhooks })));
 
 const healthPollMs = 15_000;
 

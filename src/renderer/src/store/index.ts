@@ -2,18 +2,18 @@
 // read the store and call actions, never the transport.
 import { create, type StateCreator } from 'zustand';
 import type { StewardClient } from '../lib/api';
-import { type ActivitySlice, activitySlice } from './activity';
-import { type AutomationsSlice, automationsSlice } from './automations';
-import { type ChatsSlice, chatsSlice } from './chats';
-import { type InstancesSlice, instancesSlice } from './instances';
-import { type NotificationsSlice, notificationsSlice } from './notifications';
-import { type OnboardingSlice, onboardingSlice } from './onboarding';
-import { type RunListSlice, runListSlice } from './run-list';
-import { type RunsSlice, runsSlice } from './runs';
-import { type SettingsSlice, settingsSlice } from './settings';
-import { type ToastsSlice, toastsSlice } from './toasts';
-import { type TunnelSlice, tunnelSlice } from './tunnel';
-import { type WebhooksSlice, webhooksSlice } from './webhooks';
+import { type ActivitySlice, activitySlice } from '../features/activity/activity-slice';
+import { type AutomationsSlice, automationsSlice } from '../features/automations/automations-slice';
+import { type ChatsSlice, chatsSlice } from '../features/chat/chats-slice';
+import { type InstancesSlice, instancesSlice } from '../features/instances/instances-slice';
+import { type NotificationsSlice, notificationsSlice } from '../features/settings/notifications-slice';
+import { type OnboardingSlice, onboardingSlice } from '../features/onboarding/onboarding-slice';
+import { type RunListSlice, runListSlice } from '../features/runs/run-list-slice';
+import { type RunsSlice, runsSlice } from '../features/runs/runs-slice';
+import { type SettingsSlice, settingsSlice } from '../features/settings/settings-slice';
+import { type ToastsSlice, toastsSlice } from '../ui/toasts-slice';
+import { type TunnelSlice, tunnelSlice } from '../features/settings/tunnel-slice';
+import { type WebhooksSlice, webhooksSlice } from '../features/webhooks/webhooks-slice';
 
 export interface ClientSlice {
   client: StewardClient;

@@ -1,0 +1,89 @@
+// Activity: filters on the left (time window, kind, instance, reset; applied by the server, and to
+// live lines as they arrive), the stream on the right with new lines arriving live and older pages
+// on demand; cron and hook tags show where a line came from, and a host the sandbox refused has its
+// "Allow" beside the line. On a first start, the onboarding card above it.
+import { useMemo } from 'react';
+import { activityKinds } from '../../../../shared/contract';
+import { AllowHost } from '../sandbox/AllowHost';
+import { Avatar, Empty, ErrorLine, Time, useAction } from '../../ui/widgets';
+import { type ActivityFilters, isUnfiltered, noFilters, timeWindows } from './activity-filters';
+import { useApp } from '../../lib/app-context';
+import { denialFromRaw } from '../sandbox/sandbox';
+import { OnboardingGate } from '../onboarding/Onboarding';
+
+export { filterActivity, noFilters, timeWindows, type ActivityFilters } from './activity-filters';
+
+const toggle = (list: string[], value: string) => (list.includes(value) ? list.filter((each) => each !== value) : [...list, value]);
+
+export function Activity() {
+  const { activity, activityFilters: filters, activityHasOlder, loadActivity, loadOlderActivity, instances } = useApp();
+  const action = useAction();
+  // The server filters: an old match is found however many lines came since.
+  const setFilters = (next: ActivityFilters) => void action.run(() => loadActivity(next));
+  const shown = useMemo(() => activity.slice().reverse(), [activity]);
+  return (
+    <section aria-labelledby="activity-title">
+      <OnboardingGate>
+        <h2 id="activity-title">Activity</h2>
+        <ErrorLine message={action.error?.message} />
+        <div className="split">
+          <aside className="filters" aria-label="Filters">
+            <fieldset>
+              <legend>Time</legend>
+              <div className="chips">
+                {timeWindows.map(([name]) => (
+                  <button key={name} aria-pressed={filters.window === name} onClick={() => setFilters({ ...filters, window: name })}>{name}</button>
+                ))}
+              </div>
+              {filters.window === 'custom' && (
+                <>
+                  <label className="field"><span>From</span><input type="datetime-local" value={filters.from} onChange={(event) => setFilters({ ...filters, from: event.target.value })} /></label>
+                  <label className="field"><span>To</span><input type="datetime-local" value={filters.to} onChange={(event) => setFilters({ ...filters, to: event.target.value })} /></label>
+                </>
+              )}
+            </fieldset>
+            <fieldset>
+              <legend>Kind</legend>
+              <div className="chips">
+                {activityKinds.map((kind) => <button key={kind} aria-pressed={filters.kinds.includes(kind)} onClick={() => setFilters({ ...filters, kinds: toggle(filters.kinds, kind) })}>{kind}</button>)}
+              </div>
+            </fieldset>
+            <fieldset>
+              <legend>Instance</legend>
+              <div className="chips">
+                {instances.map((instance) => <button key={instance.id} aria-pressed={filters.instanceIds.includes(instance.id)} onClick={() => setFilters({ ...filters, instanceIds: toggle(filters.instanceIds, instance.id) })}>{instance.name}</button>)}
+              </div>
+            </fieldset>
+            <button onClick={() => setFilters(noFilters)}>Reset filters</button>
+          </aside>
+          <div className="stream card" role="log" aria-label="Activity stream" style={{ padding: 0 }}>
+            {shown.length === 0 ? (
+              <Empty title={isUnfiltered(filters) ? 'Nothing has happened yet' : 'No lines match the filters'}>
+                {isUnfiltered(filters) ? 'Every message, tool call and result of every agent lands here, live. Create an automation or a webhook to start.' : 'Widen the time window or reset the filters.'}
+              </Empty>
+            ) : (
+              shown.map((line) => {
+                // An instance renamed since shows its name of now.
+                const instance = instances.find((each) => each.id === line.instanceId) ?? { name: line.instanceName, avatarUrl: line.avatarUrl };
+                return (
+                <div className="line" key={`${line.instanceId}:${line.line}`} data-kind={line.kind}>
+                  <Time iso={line.timestamp} />
+                  <Avatar url={instance.avatarUrl} name={instance.name} small />
+                  <span className="hint">{instance.name}</span>
+                  <span>
+                    {line.label && <span className={`tag ${line.label}`}>{line.label}</span>}
+                    <span className="tag">{line.kind}</span>
+                    {line.runId ? <a href={`#/runs/${line.runId}`}>{line.displayText}</a> : line.displayText}
+                    {line.kind === 'system' && <AllowHost instanceId={line.instanceId} denial={denialFromRaw(line.raw)} />}
+                  </span>
+                </div>
+                );
+              })
+            )}
+            {activityHasOlder && <button className="load-older" disabled={action.busy} onClick={() => void action.run(loadOlderActivity)}>Load older</button>}
+          </div>
+        </div>
+      </OnboardingGate>
+    </section>
+  );
+}

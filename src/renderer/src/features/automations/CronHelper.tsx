@@ -1,0 +1,30 @@
+// The cron expression in words and its next 5 fire times in the chosen timezone, as one types:
+// computed with the same rules the scheduler uses (src/shared/cron.ts).
+import cronstrue from 'cronstrue';
+import { cronProblem, isValidTimezone, nextFireTimes } from '../../../../shared/cron';
+
+export function describeCron(expression: string): string {
+  try {
+    return cronstrue.toString(expression.trim(), { use24HourTimeFormat: true, verbose: false });
+  } catch {
+    return '';
+  }
+}
+
+export function CronHelper({ expression, timezone }: { expression: string; timezone: string }) {
+  const problem = expression.trim() === '' ? 'Type a cron expression, e.g. 0 9 * * 1-5' : cronProblem(expression);
+  if (problem) return <div className="hint" aria-live="polite">{problem}</div>;
+  const zone = isValidTimezone(timezone) ? timezone : 'UTC';
+  const times = nextFireTimes(expression, zone, 5, new Date());
+  const format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone });
+  return (
+    <div className="hint" aria-live="polite">
+      <div data-testid="cron-description">{describeCron(expression)} ({zone})</div>
+      <ol className="times" aria-label="Next 5 runs">
+        {times.map((time) => (
+          <li key={time.toISOString()}>{format.format(time)}</li>
+        ))}
+      </ol>
+    </div>
+  );
+}

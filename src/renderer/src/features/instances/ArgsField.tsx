@@ -1,0 +1,32 @@
+// The pieces a command is edited with, shared by the agent editor and the MCP servers editor
+// (both run a program): its arguments one input each, and its environment as NAME=value lines.
+import { useId } from 'react';
+
+/** A list of arguments, one input each, added and removed one at a time. */
+export function ArgsField({ label, args, onChange, error }: { label: string; args: string[]; onChange: (args: string[]) => void; error?: string | undefined }) {
+  const id = useId();
+  return (
+    <fieldset className="args" aria-describedby={error ? `${id}-error` : undefined}>
+      <legend>{label}</legend>
+      {args.map((arg, index) => (
+        <div className="row" key={index}>
+          <input className="mono" aria-label={`Argument ${index + 1}`} value={arg} onChange={(event) => onChange(args.map((each, at) => (at === index ? event.target.value : each)))} />
+          <button type="button" aria-label={`Remove argument ${index + 1}`} onClick={() => onChange(args.filter((_, at) => at !== index))}>Remove</button>
+        </div>
+      ))}
+      <button type="button" onClick={() => onChange([...args, ''])}>Add argument</button>
+      {error && <div className="error" role="alert" id={`${id}-error`}>{error}</div>}
+    </fieldset>
+  );
+}
+
+export const envText = (env: Record<string, string> | undefined) => Object.entries(env ?? {}).map(([name, value]) => `${name}=${value}`).join('\n');
+
+export function parseEnv(text: string): Record<string, string> | undefined {
+  const entries = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.includes('='))
+    .map((line) => [line.slice(0, line.indexOf('=')).trim(), line.slice(line.indexOf('=') + 1)] as const);
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}

@@ -1,0 +1,84 @@
+// Runs: the recent runs (filtered by status, source and instance, paged with “Load more”), and one thread (an automation's or a webhook's history) as a transcript
+// that grows while it runs. One run's page is Run.tsx.
+import { useEffect } from 'react';
+import type { Run } from '../../../../shared/contract';
+import { RunFilters } from './RunFilters';
+import { Turns } from './Turns';
+import { Badge, Empty, ErrorLine, Time, useAction } from '../../ui/widgets';
+import { useApp } from '../../lib/app-context';
+import { visibleRuns } from './run-list-slice';
+
+/** The tag of a run's source, as the activity labels it: a scheduled fire `cron`, run now `api`. */
+export function sourceTag(run: Run): string {
+  if (run.source === 'automation') return run.scheduledFor ? 'cron' : 'api';
+  return run.source === 'webhook' ? 'hook' : run.source;
+}
+
+export function RunList() {
+  const { runs, instances, runFilter, runPage, runPageHasMore, filterRuns, loadMoreRuns } = useApp();
+  const action = useAction();
+  useEffect(() => {
+    void filterRuns().catch(() => undefined);
+  }, [filterRuns]);
+  const nameOf = (id: string) => instances.find((each) => each.id === id)?.name ?? id;
+  const shown = visibleRuns(runPage, runs, runFilter, runPageHasMore);
+  const filtered = Boolean(runFilter.status || runFilter.source || runFilter.instanceId);
+  if (shown.length === 0 && !filtered && runPage !== undefined) {
+    return (
+      <section aria-labelledby="runs-title">
+        <h2 id="runs-title">Runs</h2>
+        <Empty title="No runs yet">Runs appear here when an automation fires, a webhook is called, or you press “Run now”.</Empty>
+      </section>
+    );
+  }
+  return (
+    <section aria-labelledby="runs-title">
+      <h2 id="runs-title">Runs</h2>
+      <RunFilters filter={runFilter} instances={instances} onChange={(filter) => void action.run(() => filterRuns(filter))} />
+      <ErrorLine message={action.error?.message} />
+      {shown.length === 0 ? (
+        <Empty title={runPage === undefined ? 'Loading…' : 'No runs match'}>{runPage === undefined ? '' : 'Try another status, source or instance.'}</Empty>
+      ) : (
+        <table className="runs">
+          <thead><tr><th>Started</th><th>Status</th><th>Source</th><th>Instance</th><th>Prompt</th></tr></thead>
+          <tbody>
+            {shown.map((run) => (
+              <tr key={run.id}>
+                <td><a href={`#/runs/${run.id}`}><Time iso={run.startedAt ?? run.createdAt} /></a></td>
+                <td><Badge status={run.status} /></td>
+                <td><span className={`tag ${sourceTag(run)}`}>{sourceTag(run)}</span> {run.source}</td>
+                <td>{nameOf(run.instanceId)}</td>
+                <td className="hint prompt">{run.prompt.slice(0, 90)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {runPageHasMore && (
+        <div className="bar" style={{ marginTop: 10 }}>
+          <button type="button" disabled={action.busy} onClick={() => void action.run(loadMoreRuns)}>Load more</button>
+        </div>
+      )}
+    </section>
+  );
+}
+
+export function Transcript({ threadId }: { threadId: string }) {
+  const { threads, loadThread } = useApp();
+  useEffect(() => {
+    void loadThread(threadId);
+  }, [threadId, loadThread]);
+  const messages = threads[threadId];
+  if (!messages) return <div className="hint">Loading…</div>;
+  if (messages.length === 0) return <div className="hint">Nothing said yet: the run is waiting for its turn.</div>;
+  return <Turns messages={messages} />;
+}
+
+export function ThreadView({ id }: { id: string }) {
+  return (
+    <section aria-labelledby="thread-title">
+      <h2 id="thread-title">History</h2>
+      <Transcript threadId={id} />
+    </section>
+  );
+}

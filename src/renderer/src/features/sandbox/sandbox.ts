@@ -1,0 +1,85 @@
+// What the UI reads from and writes to an instance's sandbox: a draft from the agent form checked
+// with the contract's own schemas, a refused connection read back from a run's line (the feed's raw
+// JSON, or the text of the run's system message), the network rule that would allow it, and whether
+// an instance is in error because this machine cannot sandbox.
+import { type Instance, NetworkHost, SandboxConfig, SandboxPath } from '../../../../shared/contract';
+import { isLoopback } from '../../../../shared/loopback';
+
+export type SandboxList = 'network' | 'readDeny' | 'writeAllow';
+
+export const listNames: Record<SandboxList, string> = { network: 'Allowed hosts', readDeny: 'Hidden from the agent', writeAllow: 'Also writable' };
+
+/** Why one entry of a list is refused, or undefined; an empty row is dropped on save, not refused. */
+export function entryProblem(list: SandboxList, value: string): string | undefined {
+  if (value.trim() === '') return undefined;
+  const result = (list === 'network' ? NetworkHost : SandboxPath).safeParse(value);
+  return result.success ? undefined : (result.error.issues[0]?.message ?? 'is not valid');
+}
+
+/** The draft as the API takes it (rows trimmed, empty ones dropped, repeats once), or the first problem in words. */
+export function sandboxToSave(draft: SandboxConfig): { ok: true; sandbox: SandboxConfig } | { ok: false; problem: string } {
+  const rows = (list: string[]) => list.map((entry) => entry.trim()).filter(Boolean);
+  const result = SandboxConfig.safeParse({ mode: draft.mode, network: rows(draft.network), readDeny: rows(draft.readDeny), writeAllow: rows(draft.writeAllow) });
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const [list, index] = issue?.path ?? [];
+    const where = typeof list === 'string' && list in listNames ? `${listNames[list as SandboxList]}${typeof index === 'number' ? `, entry ${index + 1}` : ''}: ` : '';
+    return { ok: false, problem: `${where}${issue?.message ?? 'the sandbox is not valid'}` };
+  }
+  const once = (list: string[]) => [...new Set(list)];
+  const { data } = result;
+  return { ok: true, sandbox: { ...data, network: once(data.network), readDeny: once(data.readDeny), writeAllow: once(data.writeAllow) } };
+}
+
+/** A connection the sandbox refused. */
+export interface Denial {
+  host: string;
+  port: number;
+  why: string;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function denialOf(host: unknown, port: unknown, why: unknown): Denial | undefined {
+  const number = typeof port === 'string' ? Number(port) : port;
+  if (typeof host !== 'string' || host.trim() === '' || typeof number !== 'number' || !Number.isInteger(number) || number < 1 || number > 65535) return undefined;
+  return { host: host.trim(), port: number, why: typeof why === 'string' ? why : '' };
+}
+
+/** From an activity line's raw JSON: `{"type":"system","event":{"type":"sandbox.denied","host":…,"port":…,"why":…}}`. */
+export function denialFromRaw(raw: string): Denial | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  const event = isRecord(parsed) ? parsed.event : undefined;
+  if (!isRecord(event) || event.type !== 'sandbox.denied') return undefined;
+  return denialOf(event.host, event.port, event.why);
+}
+
+// The run's system message: "The sandbox refused <host>:<port>: <why>. To allow it, add <host> to the instance's sandbox network."
+const denialText = /^The sandbox refused (\S+):(\d+): ([\s\S]*?)\.? To allow it, add \S+ to the instance's sandbox network\.?\s*$/;
+
+/** From the text of a run's system message (messages carry no raw event). */
+export function denialFromText(text: string): Denial | undefined {
+  const match = denialText.exec(text.trim());
+  return match ? denialOf(match[1], match[2], match[3]) : undefined;
+}
+
+/** The entry of `network` that allows a refused connection: its host, with the port for loopback; undefined if none would be valid. */
+export function ruleFor(denial: Denial): string | undefined {
+  const bare = denial.host.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const host = bare.includes(':') ? `[${bare}]` : bare;
+  const result = NetworkHost.safeParse(isLoopback(bare) ? `${host}:${denial.port}` : host);
+  return result.success ? result.data : undefined;
+}
+
+/**
+ * A sandboxed instance in error because this machine cannot sandbox (no bubblewrap or socat, no user
+ * namespaces, a platform without a backend). The probe says so only in words, each reason naming the
+ * remedy of setting the sandbox to "off".
+ */
+export const cannotSandbox = (instance: Instance): boolean =>
+  instance.sandbox.mode === 'sandbox' && instance.status === 'error' && /cannot sandbox|sandbox to "off"/i.test(instance.statusReason ?? '');

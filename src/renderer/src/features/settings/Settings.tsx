@@ -1,0 +1,160 @@
+// Settings: the agent new instances get, the built-in agent's MCP servers, notifications (on this
+// desktop, and run notification channels), launch at login (desktop app only), runner limits,
+// activity retention, the tunnel, secrets, API keys (a new key is shown once, with a copy button),
+// and where the data lives. Saves are confirmed with a toast.
+import { useEffect, useState } from 'react';
+import { type AgentConfig, type McpServerConfig, type NotificationPolicy, type Scope, type SettingsPatch, scopes } from '../../../../shared/contract';
+import { AgentFields } from '../instances/AgentFields';
+import { McpServersEditor } from '../instances/McpServersEditor';
+import { NotificationChannels } from './NotificationChannels';
+import { SecretsSettings } from './SecretsSettings';
+import { TunnelSettings } from './TunnelSettings';
+import { ConfirmButton, CopyButton, ErrorLine, Field, Time, useAction } from '../../ui/widgets';
+import { useApp } from '../../lib/app-context';
+import { inDesktopApp } from '../../lib/api';
+
+const tunnelPollMs = 2_000;
+
+/** A whole number in a range, or a problem in words; empty is `null` where `allowEmpty`. */
+function wholeNumber(text: string, min: number, max: number, allowEmpty: boolean): { value?: number | null; problem?: string } {
+  if (text.trim() === '') return allowEmpty ? { value: null } : { problem: `Enter a whole number from ${min} to ${max}.` };
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) return { problem: max === Infinity ? `Enter a whole number of at least ${min}, or leave it empty.` : `Enter a whole number from ${min} to ${max}.` };
+  return { value };
+}
+
+export function Settings() {
+  const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, loadChannels, toast } = useApp();
+  // The cards from the channels down wait for their lists: a list that arrived late would push
+  // every card below it down (a layout shift), while cards that appear below nothing move nothing.
+  const [listsLoaded, setListsLoaded] = useState(false);
+  const [agent, setAgent] = useState<AgentConfig | undefined>(settings?.defaultAgent);
+  const [mcpServers, setMcpServers] = useState<McpServerConfig[]>(settings?.mcpServers ?? []);
+  const [keyName, setKeyName] = useState('');
+  const [keyScope, setKeyScope] = useState<Scope>('admin');
+  const [newKey, setNewKey] = useState<string | undefined>();
+  const [problems, setProblems] = useState<Record<string, string | undefined>>({});
+  const action = useAction();
+  useEffect(() => setAgent(settings?.defaultAgent), [settings?.defaultAgent]);
+  useEffect(() => setMcpServers(settings?.mcpServers ?? []), [settings?.mcpServers]);
+  useEffect(() => {
+    void Promise.allSettled([loadTunnel(), loadSecrets(), loadChannels()]).then(() => setListsLoaded(true));
+  }, [loadTunnel, loadSecrets, loadChannels]);
+  const connecting = tunnel?.state === 'connecting';
+  useEffect(() => {
+    // The tunnel has no live event of its own: while it connects, ask now and then.
+    if (!connecting) return undefined;
+    const timer = setInterval(() => void loadTunnel().catch(() => undefined), tunnelPollMs);
+    return () => clearInterval(timer);
+  }, [connecting, loadTunnel]);
+  if (!settings) return <div className="hint">Loading…</div>;
+  const desktop = inDesktopApp();
+  const save = async (patch: SettingsPatch, what: string) => {
+    const done = await action.run(async () => updateSettings(patch).then(() => true));
+    toast(done ? 'success' : 'failure', done ? `${what} saved.` : `${what} not saved.`);
+  };
+  /** A number field saved on blur, checked first so its problem reads in words next to it. */
+  const numberField = (field: string, label: string, initial: number | null, min: number, max: number, patch: (value: number | null) => SettingsPatch) => (
+    <Field label={label} error={problems[field] ?? action.errorFor(field)}>
+      <input
+        type="number"
+        min={min}
+        max={max === Infinity ? undefined : max}
+        defaultValue={initial ?? ''}
+        onChange={(event) => { if (problems[field] && !wholeNumber(event.target.value, min, max, max === Infinity).problem) setProblems({ ...problems, [field]: undefined }); action.clearFor(field); }}
+        onBlur={(event) => {
+          const { value, problem } = wholeNumber(event.target.value, min, max, max === Infinity);
+          setProblems({ ...problems, [field]: problem });
+          if (!problem && value !== initial) void save(patch(value ?? null), label);
+        }}
+      />
+    </Field>
+  );
+  return (
+    <section aria-labelledby="settings-title">
+      <h2 id="settings-title">Settings</h2>
+      <ErrorLine message={action.generalError(['defaultAgent', 'mcpServers', 'runner', 'activity'])} />
+      <div className="card">
+        <h3>Agent for new instances</h3>
+        <div className="hint" style={{ marginBottom: 8 }}>Instances that exist keep their own agent, the default one included: change it with “Edit agent” on its card in <a href="#/instances">Instances</a>.</div>
+        {agent && <AgentFields agent={agent} onChange={setAgent} errorFor={(field) => action.errorFor(field.replace(/^agent/, 'defaultAgent'))} />}
+        <button className="primary" onClick={() => void save({ defaultAgent: agent }, 'Agent for new instances')}>Save agent</button>
+      </div>
+      <div className="card">
+        <h3>MCP servers</h3>
+        <McpServersEditor
+          label="Servers of the built-in agent"
+          hint="Every built-in (OpenAI-compatible) agent run starts them and may call their tools; an instance can add its own. One that cannot start is a line in the run, not a failure."
+          servers={mcpServers}
+          onChange={setMcpServers}
+          errorFor={action.errorFor}
+          field="mcpServers"
+        />
+        <button className="primary" onClick={() => void save({ mcpServers }, 'MCP servers')}>Save MCP servers</button>
+      </div>
+      <div className="card">
+        <h3>Notifications and automations</h3>
+        <Field label="Notify me when a run finishes" hint={desktop ? undefined : 'Notifications are shown by the desktop app.'}>
+          <select value={settings.notifications.on} onChange={(event) => void save({ notifications: { on: event.target.value as NotificationPolicy } }, 'Notifications')}>
+            <option value="all">Always</option>
+            <option value="failures">Only when it fails</option>
+            <option value="none">Never</option>
+          </select>
+        </Field>
+        {desktop && <label className="switch"><input type="checkbox" checked={settings.desktop.launchAtLogin} onChange={(event) => void save({ desktop: { launchAtLogin: event.target.checked } }, 'Launch at login')} /> Launch Steward at login</label>}
+        <div style={{ marginTop: 8 }}>
+          <label className="switch"><input type="checkbox" checked={paused} onChange={(event) => void action.run(() => setPaused(event.target.checked))} /> Pause all automations</label>
+        </div>
+      </div>
+      <div className="card">
+        <h3>Runner and retention</h3>
+        {numberField('runner.maxRunning', 'Runs at the same time', settings.runner.maxRunning, 1, 32, (value) => ({ runner: { maxRunning: value ?? 1 } }))}
+        {numberField('runner.maxRunDepth', 'How deep agents may start runs (a run started by a run started by a run…; 0: never)', settings.runner.maxRunDepth, 0, 10, (value) => ({ runner: { maxRunDepth: value ?? 0 } }))}
+        {numberField('activity.retentionLines', 'Activity lines kept per instance (empty: all)', settings.activity.retentionLines, 1, Infinity, (value) => ({ activity: { retentionLines: value } }))}
+        {numberField('activity.retentionDays', 'Days of activity kept (empty: all)', settings.activity.retentionDays, 1, Infinity, (value) => ({ activity: { retentionDays: value } }))}
+      </div>
+      {listsLoaded && (<>
+        <NotificationChannels />
+        <TunnelSettings key={tunnel ? 'loaded' : 'loading'} />
+        <SecretsSettings />
+        <div className="card">
+          <h3>API keys</h3>
+          <form className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { setNewKey(await createApiKey(keyName, keyScope)); setKeyName(''); toast('success', 'API key created.'); }); }}>
+            <input aria-label="Key name" placeholder="laptop, CI…" value={keyName} onChange={(event) => setKeyName(event.target.value)} />
+            <select aria-label="Key scope" value={keyScope} onChange={(event) => setKeyScope(event.target.value as Scope)}>
+              {scopes.map((scope) => <option key={scope} value={scope}>{scope}</option>)}
+            </select>
+            <button type="submit">Create key</button>
+          </form>
+          {newKey && (
+            <div className="card nested row wrap" role="status">
+              <span>Copy this key now; it is not shown again:</span> <code data-testid="new-key">{newKey}</code>
+              <CopyButton text={newKey} label="Copy key" />
+              <button type="button" onClick={() => setNewKey(undefined)}>Done</button>
+            </div>
+          )}
+          <table style={{ marginTop: 8 }}>
+            <tbody>
+              {apiKeys.map((key) => (
+                <tr key={key.id}>
+                  <td>{key.name}</td>
+                  <td className="mono">{key.preview}…</td>
+                  <td>{key.scope}</td>
+                  <td className="hint">last used <Time iso={key.lastUsedAt} /></td>
+                  <td><ConfirmButton label="Revoke" danger question="Revoke it? Whatever uses it stops at once." confirm="Revoke" onConfirm={() => void action.run(() => revokeApiKey(key.id))} /></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {system && (
+          <div className="card">
+            <h3>This Steward</h3>
+            <div>Version {system.version} · API <code>{system.apiUrl}</code></div>
+            <div>Data folder <code>{system.dataDir}</code></div>
+          </div>
+        )}
+      </>)}
+    </section>
+  );
+}

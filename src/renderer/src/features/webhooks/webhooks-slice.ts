@@ -1,0 +1,73 @@
+// Webhooks: the list, create, update (incl. token regeneration), delete, test payloads, and each
+// webhook's deliveries: a page at a time, one opened whole (body and headers), replayed.
+import type { Delivery, DeliverySummary, TriggerOutcome, Webhook } from '../../../../shared/contract';
+import type { z } from 'zod';
+import type { Slice } from '../../store';
+
+export type Outcome = z.output<typeof TriggerOutcome>;
+
+export interface DeliveryPage {
+  items: DeliverySummary[];
+  /** Pass to load the next (older) page; null when there is none. */
+  nextBefore: string | null;
+}
+
+export interface WebhooksSlice {
+  webhooks: Webhook[];
+  /** Deliveries by webhook id, newest first, as far as loaded. */
+  deliveries: Record<string, DeliveryPage>;
+  /** The delivery open in the body viewer. */
+  openDelivery: Delivery | null;
+  loadWebhooks: () => Promise<void>;
+  saveWebhook: (id: string | undefined, body: Record<string, unknown>) => Promise<Webhook>;
+  deleteWebhook: (id: string) => Promise<void>;
+  /** Triggers it with a test payload: the run it queued, or why the filter skipped it. */
+  testWebhook: (id: string, payload: string) => Promise<Outcome>;
+  /** The newest page again, or (`more`) the next older one. */
+  loadDeliveries: (webhookId: string, more?: boolean) => Promise<void>;
+  showDelivery: (id: string | null) => Promise<void>;
+  /** Replays a delivery now; the list shows the replay. */
+  replayDelivery: (delivery: DeliverySummary) => Promise<Outcome>;
+}
+
+export const webhooksSlice: Slice<WebhooksSlice> = (set, get) => ({
+  webhooks: [],
+  deliveries: {},
+  openDelivery: null,
+  async loadWebhooks() {
+    const { webhooks } = await get().client.call('webhooks.list');
+    set({ webhooks });
+  },
+  async saveWebhook(id, body) {
+    const { webhook } = id === undefined ? await get().client.call('webhooks.create', { body }) : await get().client.call('webhooks.update', { params: { id }, body });
+    set({ webhooks: [...get().webhooks.filter((each) => each.id !== webhook.id), webhook].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) });
+    return webhook;
+  },
+  async testWebhook(id, payload) {
+    const outcome = await get().client.call('webhooks.test', { params: { id }, body: { payload } });
+    await Promise.all([get().loadRuns(), get().loadDeliveries(id)]);
+    return outcome;
+  },
+  async deleteWebhook(id) {
+    await get().client.call('webhooks.delete', { params: { id } });
+    const { [id]: _gone, ...deliveries } = get().deliveries;
+    set({ webhooks: get().webhooks.filter((each) => each.id !== id), deliveries });
+  },
+  async loadDeliveries(webhookId, more = false) {
+    const known = get().deliveries[webhookId];
+    const before = more ? (known?.nextBefore ?? undefined) : undefined;
+    const page = await get().client.call('deliveries.list', { params: { id: webhookId }, query: { before, limit: 20 } });
+    const items = more && known ? [...known.items, ...page.deliveries] : page.deliveries;
+    set({ deliveries: { ...get().deliveries, [webhookId]: { items, nextBefore: page.nextBefore } } });
+  },
+  async showDelivery(id) {
+    if (id === null) return set({ openDelivery: null });
+    const { delivery } = await get().client.call('deliveries.get', { params: { id } });
+    set({ openDelivery: delivery });
+  },
+  async replayDelivery(delivery) {
+    const outcome = await get().client.call('deliveries.replay', { params: { id: delivery.id }, body: {} });
+    await Promise.all([get().loadRuns(), get().loadDeliveries(delivery.webhookId)]);
+    return outcome;
+  },
+});

@@ -1,0 +1,187 @@
+// Small building blocks every view uses: labelled fields with their API error, a two-step
+// confirmation, teaching empty states, status badges, times, copy buttons and avatars.
+import { type ReactElement, type ReactNode, cloneElement, useEffect, useId, useRef, useState } from 'react';
+import type { Memory, NotifyOverride } from '../../../shared/contract';
+import { ApiError } from '../lib/api';
+
+/** Runs an action and keeps its error, so a form can show it next to the field it concerns. */
+export function useAction() {
+  const [error, setError] = useState<ApiError | undefined>();
+  const [busy, setBusy] = useState(false);
+  async function run<T>(action: () => Promise<T>): Promise<T | undefined> {
+    setBusy(true);
+    setError(undefined);
+    try {
+      return await action();
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught : new ApiError('internal_error', String(caught)));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }
+  /** The error if it concerns `field` (or starts with it: `agent.command`). */
+  const errorFor = (field: string) => (error?.field === field || error?.field?.startsWith(`${field}.`) ? error.message : undefined);
+  /** An error no field shows. */
+  const generalError = (fields: string[]) => (error && !fields.some((field) => errorFor(field)) ? error.message : undefined);
+  /** Forgets the error once the field it concerns changes: a fixed mistake stops being shown. */
+  const clearFor = (field: string) => {
+    if (errorFor(field)) setError(undefined);
+  };
+  return { run, busy, error, errorFor, generalError, clearFor, clear: () => setError(undefined) };
+}
+
+/** A labelled control; its hint, warning and error are tied to it with aria-describedby. */
+export function Field(props: { label: string; error?: string | undefined; hint?: ReactNode; warning?: string | undefined; children: ReactElement<Record<string, unknown>> }) {
+  const id = useId();
+  const notes = [props.hint && `${id}-hint`, props.warning && `${id}-warning`, props.error && `${id}-error`].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      {cloneElement(props.children, { id, 'aria-describedby': notes || undefined, 'aria-invalid': props.error ? true : undefined })}
+      {props.hint && <div className="hint" id={`${id}-hint`}>{props.hint}</div>}
+      {props.warning && <div className="warning" role="status" id={`${id}-warning`}>{props.warning}</div>}
+      {props.error && <div className="error" role="alert" id={`${id}-error`}>{props.error}</div>}
+    </div>
+  );
+}
+
+export function ErrorLine({ message }: { message: string | undefined }) {
+  return message ? <div className="error" role="alert">{message}</div> : null;
+}
+
+/** A button that asks once more, saying what will happen. */
+export function ConfirmButton(props: { label: string; question: string; confirm: string; onConfirm: () => void; danger?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  useEscape(asking, () => setAsking(false));
+  if (!asking) return <button className={props.danger ? 'danger' : undefined} onClick={() => setAsking(true)}>{props.label}</button>;
+  return (
+    <span className="row" role="group" aria-label={props.question}>
+      <span>{props.question}</span>
+      <button className={props.danger ? 'danger' : 'primary'} onClick={() => { setAsking(false); props.onConfirm(); }}>{props.confirm}</button>
+      <button onClick={() => setAsking(false)}>Keep it</button>
+    </span>
+  );
+}
+
+export function Empty(props: { title: string; children: ReactNode }) {
+  return (
+    <div className="empty">
+      <strong>{props.title}</strong>
+      {props.children}
+    </div>
+  );
+}
+
+// What Escape closes, the most recently opened last: a server form open inside an agent form
+// closes first, and its parent stays open.
+const escapeStack: { close: () => void }[] = [];
+
+function onEscapeKey(event: KeyboardEvent) {
+  const top = escapeStack.at(-1);
+  if (event.key !== 'Escape' || event.defaultPrevented || !top) return;
+  event.preventDefault();
+  top.close();
+}
+
+/** Escape closes what is open (a form, a question, a viewer) while `open`; the innermost first. */
+export function useEscape(open: boolean, close: () => void) {
+  const latest = useRef(close);
+  latest.current = close;
+  useEffect(() => {
+    if (!open) return undefined;
+    const entry = { close: () => latest.current() };
+    if (escapeStack.length === 0) window.addEventListener('keydown', onEscapeKey);
+    escapeStack.push(entry);
+    return () => {
+      escapeStack.splice(escapeStack.indexOf(entry), 1);
+      if (escapeStack.length === 0) window.removeEventListener('keydown', onEscapeKey);
+    };
+  }, [open]);
+}
+
+// Colour alone does not say it: each status has a shape too.
+const statusIcons: Record<string, string> = {
+  succeeded: '✓', running: '●', up: '●', queued: '◷', provisioning: '◷', connecting: '◷',
+  delivered: '✓', pending: '◷',
+  failed: '✕', error: '✕', timed_out: '⧖', interrupted: '!', cancelled: '–', stopped: '■', off: '○',
+};
+
+export function Badge({ status }: { status: string }) {
+  return (
+    <span className={`badge ${status}`}>
+      <span aria-hidden="true">{statusIcons[status] ?? '•'} </span>
+      {status.replace('_', ' ')}
+    </span>
+  );
+}
+
+// "in 1 day" rather than "tomorrow": a number reads the same at a glance in every row.
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'always' });
+const steps: [Intl.RelativeTimeFormatUnit, number][] = [['second', 60], ['minute', 60], ['hour', 24], ['day', 30], ['month', 12], ['year', Infinity]];
+
+/** "5 minutes ago", "in 1 h 33 min", "in 2 days". */
+export function relativeTime(iso: string, now = Date.now()): string {
+  let amount = (new Date(iso).getTime() - now) / 1000;
+  if (Math.abs(amount) < 10) return 'just now';
+  // Within a few hours the minutes matter: 1 h 33 min is not "in 2 hours".
+  const minutes = Math.round(Math.abs(amount) / 60);
+  if (minutes >= 60 && minutes < 10 * 60) {
+    const span = minutes % 60 === 0 ? `${minutes / 60} h` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+    return amount > 0 ? `in ${span}` : `${span} ago`;
+  }
+  for (const [unit, size] of steps) {
+    if (Math.abs(amount) < size) return relative.format(Math.round(amount), unit);
+    amount /= size;
+  }
+  return formatTime(iso);
+}
+
+/** A time in words relative to now, the exact time on hover. */
+export function Time({ iso }: { iso: string | null | undefined }) {
+  if (!iso) return <>—</>;
+  return <time dateTime={iso} title={formatTime(iso)}>{relativeTime(iso)}</time>;
+}
+
+/** Copies a text (an API key, a URL) and says so. */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    await navigator.clipboard.writeText(text);
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2_000);
+  };
+  return <button type="button" onClick={() => void copy().catch(() => setCopied(false))}>{copied ? 'Copied' : label}</button>;
+}
+
+export function Avatar({ url, name, small }: { url: string; name: string; small?: boolean }) {
+  return <img className={small ? 'avatar small' : 'avatar'} src={url} alt={`${name} avatar`} />;
+}
+
+/** Notifications for one automation's or webhook's runs: the setting, or its own choice. */
+export function NotifyField({ value, onChange, error }: { value: NotifyOverride; onChange: (value: NotifyOverride) => void; error?: string | undefined }) {
+  return (
+    <Field label="Notifications" error={error} hint="Shown by the desktop app when a run finishes.">
+      <select value={value} onChange={(event) => onChange(event.target.value as NotifyOverride)}>
+        <option value="default">As in Settings</option>
+        <option value="all">Every run</option>
+        <option value="failures">Only failures</option>
+        <option value="none">Never</option>
+      </select>
+    </Field>
+  );
+}
+
+/** Whether each run of an automation or webhook continues the agent's last conversation. */
+export function MemoryField({ value, onChange, error }: { value: Memory; onChange: (value: Memory) => void; error?: string | undefined }) {
+  return (
+    <Field label="Memory" error={error} hint="Continue: each run resumes the agent's last conversation, so it remembers earlier runs.">
+      <select value={value} onChange={(event) => onChange(event.target.value as Memory)}>
+        <option value="fresh">Fresh: each run starts clean</option>
+        <option value="continue">Continue the last run's conversation</option>
+      </select>
+    </Field>
+  );
+}
+
+export const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
