@@ -115,6 +115,8 @@ describe('bubblewrap', () => {
     fs.writeFileSync(token, 'machine x');
     const policy: SandboxPolicy = { workspaceDir: workspace, writable: [workspace], hidden: [dataDir, token, path.join(root, 'missing')], denied: [secret], network: [], stewardPort: undefined };
     expect(mountArgs(policy)).toEqual(['--tmpfs', dataDir, '--ro-bind', '/dev/null', token, '--bind', workspace, workspace, '--tmpfs', secret]);
+    // Steward's own folder stays readable even where it lies under the private /tmp (a checkout in /tmp).
+    expect(mountArgs({ ...policy, hidden: [], denied: [], readable: [root] })).toEqual(['--ro-bind', root, root, '--bind', workspace, workspace]);
   });
 
   it('starts a bridge per port and waits until each listens before it runs the command', () => {

@@ -4,6 +4,8 @@
 // instance never runs open.
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Instance, Run } from '../../../shared/contract';
 import { AgentUnavailable, agentEnv } from '../agents/command-agent';
 import type { StewardServer } from '../agents/steward-server';
@@ -13,6 +15,22 @@ import { isLoopback } from '../sandbox/network-rules';
 import { sandboxPolicy } from '../sandbox/policy';
 import { type SandboxRun, openSandbox } from '../sandbox/sandbox-run';
 import type { Store } from '../store';
+
+/** Steward's own folder (the one with its package.json): from the source tree, the build, or the installed package. */
+function findAppRoot(): string | undefined {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      if ((JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: unknown }).name === 'steward') return dir;
+    } catch {
+      // no package.json here
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+const appRoot = findAppRoot();
 
 export interface RunSandboxDeps {
   store: Store;
@@ -43,6 +61,7 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
         runDir: steward?.configDir,
         stewardUrl: steward?.url,
         stewardPublicUrl: deps.publicUrl() ?? undefined,
+        appRoot,
       });
       // A CLI's state folder must exist to be mounted writable; one it has not made yet, it could not make inside.
       for (const folder of policy.writable) if (!/\.json$/.test(folder) && !fs.existsSync(folder) && folder !== policy.workspaceDir && !instance.sandbox.writeAllow.includes(folder)) fs.mkdirSync(folder, { recursive: true, mode: 0o700 });

@@ -23,9 +23,9 @@ export interface Bridges {
   socat: string;
 }
 
-type Mount = { path: string; kind: 'hide' | 'write' | 'deny' };
-/** At the same depth, Steward's hiding first, then what the run may write, then the user's own denials. */
-const order: Record<Mount['kind'], number> = { hide: 0, write: 1, deny: 2 };
+type Mount = { path: string; kind: 'hide' | 'read' | 'write' | 'deny' };
+/** At the same depth, Steward's hiding first, then what the run may read or write, then the user's own denials. */
+const order: Record<Mount['kind'], number> = { hide: 0, read: 1, write: 2, deny: 3 };
 const depth = (file: string) => file.split(path.sep).filter(Boolean).length;
 
 function kindOf(file: string): 'folder' | 'file' | undefined {
@@ -40,6 +40,7 @@ function kindOf(file: string): 'folder' | 'file' | undefined {
 export function mountArgs(policy: SandboxPolicy): string[] {
   const mounts: Mount[] = [
     ...policy.hidden.map((file): Mount => ({ path: file, kind: 'hide' })),
+    ...(policy.readable ?? []).map((file): Mount => ({ path: file, kind: 'read' })),
     ...policy.writable.map((file): Mount => ({ path: file, kind: 'write' })),
     ...policy.denied.map((file): Mount => ({ path: file, kind: 'deny' })),
   ].sort((a, b) => depth(a.path) - depth(b.path) || order[a.kind] - order[b.kind]);
@@ -47,6 +48,7 @@ export function mountArgs(policy: SandboxPolicy): string[] {
     const kind = kindOf(mount.path);
     if (kind === undefined) return [];
     if (mount.kind === 'write') return ['--bind', mount.path, mount.path];
+    if (mount.kind === 'read') return ['--ro-bind', mount.path, mount.path];
     return kind === 'folder' ? ['--tmpfs', mount.path] : ['--ro-bind', '/dev/null', mount.path];
   });
 }

@@ -17,6 +17,8 @@ export interface SandboxPolicy {
   hidden: string[];
   /** The user's readDeny: hidden even where it lies inside something writable. */
   denied: string[];
+  /** Readable although under the sandbox's private /tmp: Steward's own folder, when it lives there. */
+  readable?: string[] | undefined;
   /** Hosts the run may reach. */
   network: NetworkRule[];
   /** Steward's own port on loopback, when the run has Steward's tools: only /mcp is served through it. */
@@ -40,6 +42,8 @@ export interface PolicyInput {
   stewardUrl?: string | undefined;
   /** Steward's public URL through the tunnel, when it is up: its trigger URLs would start runs the depth limit cannot see. */
   stewardPublicUrl?: string | undefined;
+  /** Steward's own installation (its code and the tools it ships hold no secret): readable in every sandbox, /tmp or not. */
+  appRoot?: string | undefined;
 }
 
 /** `~` and `~/x` from the home folder; the real path of what exists, so that mounts land where the files are. */
@@ -81,5 +85,6 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   const network = [...needs.network, ...sandbox.network.map((host) => parseRule(host)).filter((rule) => rule !== undefined), ...(steward ? [steward] : [])];
   const publicHost = input.stewardPublicUrl ? parseRule(input.stewardPublicUrl) : undefined;
   const refused = publicHost ? [{ host: publicHost.host, port: undefined }] : [];
-  return { workspaceDir, writable, hidden, denied: unique(sandbox.readDeny.map(resolve)), network, stewardPort: steward?.port, refused };
+  const readable = input.appRoot ? [resolve(input.appRoot)] : [];
+  return { workspaceDir, writable, hidden, denied: unique(sandbox.readDeny.map(resolve)), readable, network, stewardPort: steward?.port, refused };
 }
