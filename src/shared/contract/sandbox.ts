@@ -44,6 +44,3 @@ export type SandboxConfig = z.output<typeof SandboxConfig>;
 
 /** What a new instance gets: the boundary on, nothing more allowed. */
 export const defaultSandbox: SandboxConfig = { mode: 'sandbox', network: [], readDeny: [], writeAllow: [] };
-
-/** What an instance made before sandboxes existed keeps: it runs as it did. */
-export const openSandbox: SandboxConfig = { mode: 'off', network: [], readDeny: [], writeAllow: [] };

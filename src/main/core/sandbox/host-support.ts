@@ -53,6 +53,3 @@ export async function sandboxSupport(): Promise<SandboxSupport> {
   known = await checkSandboxSupport();
   return known;
 }
-
-/** The last answer, for a run that starts after a probe found the machine able. */
-export const knownSandboxSupport = (): SandboxSupport | undefined => known;

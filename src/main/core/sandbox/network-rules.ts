@@ -69,7 +69,3 @@ export function forbiddenResolution(address: string): boolean {
   return lower.startsWith('fe80:') || lower.startsWith('::ffff:169.254.');
 }
 
-export const formatRule = (rule: NetworkRule): string => {
-  const host = rule.host.includes(':') ? `[${rule.host}]` : rule.host;
-  return rule.port === undefined ? host : `${host}:${rule.port}`;
-};

@@ -58,12 +58,6 @@ export function resolvePath(value: string, home: string): string {
 
 const unique = (paths: string[]) => [...new Set(paths)];
 
-/** Whether `inner` is `outer` or lies inside it. */
-export const within = (inner: string, outer: string): boolean => {
-  const relative = path.relative(outer, inner);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-};
-
 /** Sockets of the machine's services (Docker, D-Bus, the user's session) that a sandbox must not talk to. */
 const serviceSockets = ['/run/user', '/run/dbus', '/run/docker.sock', '/run/containerd', '/run/podman', '/run/snapd.socket', '/var/run/docker.sock'];
 
