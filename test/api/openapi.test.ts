@@ -31,7 +31,8 @@ describe('OpenAPI', () => {
   it('describes request bodies from the same schemas the server validates with', async () => {
     const document = (await t.api('GET', '/api/openapi.json')).body;
     const createBody = document.paths['/api/automations'].post.requestBody.content['application/json'].schema;
-    expect(createBody.required).toEqual(expect.arrayContaining(['name', 'prompt', 'cronExpression']));
+    expect(createBody.required).toEqual(expect.arrayContaining(['name', 'prompt']));
+    expect(Object.keys(createBody.properties)).toEqual(expect.arrayContaining(['cronExpression', 'trigger', 'retry', 'budget']));
     expect(createBody.additionalProperties).toBe(false);
     expect(createBody.properties.timezone.default).toBe('UTC');
   });

@@ -4,6 +4,9 @@ import { NotifyOverride } from './settings';
 import { cronProblem, isValidTimezone } from '../cron';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 import { Memory, Run, RunStatus } from './runs';
+import { Budget } from './budgets';
+import { AutomationHealth } from './fires';
+import { RetryPolicy } from './retries';
 
 export const CronExpression = z.string().superRefine((value, ctx) => {
   const problem = cronProblem(value);
@@ -19,18 +22,35 @@ export const Timezone = z.string().superRefine((value, ctx) => {
 export const catchUpModes = ['latest', 'skip'] as const;
 export const CatchUp = z.enum(catchUpModes).describe('After missed fires: run the latest one within 24 h late ("latest"), or skip them all');
 
+/** The finished statuses a chained automation can follow. */
+export const chainableStatuses = ['succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted'] as const;
+
+export const AutomationTrigger = z
+  .strictObject({
+    after: z.strictObject({
+      automationId: z.string().min(1),
+      on: z.array(z.enum(chainableStatuses)).min(1).default(['succeeded']).describe('Which endings of its run start this one'),
+    }),
+  })
+  .describe('Run after another automation\'s run ends, instead of on a schedule; the prompt takes {{previous.output}}, {{previous.status}}, {{previous.runId}}, {{previous.summary}}');
+export type AutomationTrigger = z.infer<typeof AutomationTrigger>;
+
 export const Prompt = z.string().min(1, 'must not be empty').max(100_000, 'must be at most 100000 characters');
 
 export const Automation = z.object({
   id: Id('aut'),
   name: z.string(),
   prompt: z.string(),
-  cronExpression: z.string(),
+  cronExpression: z.string().nullable().describe('null for an automation triggered after another'),
+  trigger: AutomationTrigger.nullable().describe('null for one on a schedule'),
   timezone: z.string(),
   enabled: z.boolean(),
   catchUp: CatchUp,
   notify: NotifyOverride,
   memory: Memory,
+  retry: RetryPolicy,
+  budget: Budget,
+  health: AutomationHealth,
   instanceId: Id('ins'),
   threadId: Id('thr'),
   createdByRunId: z.string().nullable().optional().describe("The run whose agent made it (through Steward's tools); its runs are that run's children. null: made by a person"),
@@ -42,29 +62,41 @@ export const Automation = z.object({
 });
 export type Automation = z.infer<typeof Automation>;
 
-export const AutomationCreate = z.strictObject({
-  name: Name,
-  prompt: Prompt,
-  cronExpression: CronExpression,
-  timezone: Timezone.default('UTC'),
-  enabled: z.boolean().default(true),
-  catchUp: CatchUp.default('latest'),
-  notify: NotifyOverride.default('default'),
-  memory: Memory.default('fresh'),
-  instanceId: z.string().optional().describe('Default: the default instance'),
-});
+export const AutomationCreate = z
+  .strictObject({
+    name: Name,
+    prompt: Prompt,
+    cronExpression: CronExpression.optional().describe('A cron schedule; or give trigger instead'),
+    trigger: AutomationTrigger.optional(),
+    timezone: Timezone.default('UTC'),
+    enabled: z.boolean().default(true),
+    catchUp: CatchUp.default('latest'),
+    notify: NotifyOverride.default('default'),
+    memory: Memory.default('fresh'),
+    retry: RetryPolicy.optional().describe('Default: no retry'),
+    budget: Budget.optional().describe('Default: {} (no limit)'),
+    instanceId: z.string().optional().describe('Default: the default instance'),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.cronExpression === undefined) === (value.trigger === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['cronExpression'], message: 'Give either cronExpression (a schedule) or trigger (after another automation), not both and not neither', params: { code: 'invalid_trigger' } });
+    }
+  });
 
 export const AutomationUpdate = z.strictObject({
   name: Name.optional(),
   prompt: Prompt.optional(),
-  cronExpression: CronExpression.optional(),
+  cronExpression: CronExpression.optional().describe('Switches a chained automation to this schedule'),
+  trigger: AutomationTrigger.optional().describe('Switches a scheduled automation to run after another'),
   timezone: Timezone.optional(),
   enabled: z.boolean().optional(),
   catchUp: CatchUp.optional(),
   notify: NotifyOverride.optional(),
   memory: Memory.optional(),
+  retry: RetryPolicy.optional(),
+  budget: Budget.optional().describe('The whole budget, replaced'),
   instanceId: z.string().optional(),
-});
+}).refine((value) => value.cronExpression === undefined || value.trigger === undefined, { message: 'Give cronExpression or trigger, not both', path: ['cronExpression'], params: { code: 'invalid_trigger' } });
 
 export const SchedulerState = z.object({
   paused: z.boolean().describe('true: no automation fires until resumed; fires missed meanwhile are not caught up'),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AgentConfig } from './agents';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 import { SandboxConfig } from './sandbox';
+import { Budget } from './budgets';
 
 export const instanceStatuses = ['provisioning', 'running', 'stopped', 'error'] as const;
 
@@ -34,6 +35,7 @@ export const Instance = z.object({
   fqdn: z.string(),
   agent: AgentConfig,
   sandbox: SandboxConfig,
+  budget: Budget,
   workspaceDir: z.string(),
   isDefault: z.boolean(),
   createdAt: Timestamp,
@@ -46,6 +48,7 @@ export const InstanceCreate = z.strictObject({
   avatarUrl: AvatarUrl.optional(),
   agent: AgentConfig.optional(),
   sandbox: SandboxConfig.optional().describe('Default: {"mode": "sandbox"}, with nothing more allowed'),
+  budget: Budget.optional().describe('Default: {} (no limit)'),
   workspaceDir: z
     .string()
     .regex(/^(\/|[A-Za-z]:[\\/])/, 'must be an absolute path')
@@ -60,6 +63,7 @@ export const InstancePatch = z.strictObject({
     'A new agent: probed again (provisioning, then running or error) unless the instance is stopped; a run already running finishes on the agent it started with',
   ),
   sandbox: SandboxConfig.optional().describe('The whole sandbox, replaced; a change is probed again like a new agent'),
+  budget: Budget.optional().describe('The whole budget, replaced'),
 });
 
 const InstanceEnvelope = z.object({ instance: Instance });

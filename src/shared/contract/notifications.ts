@@ -9,10 +9,10 @@ export const channelKinds = ['webhook', 'ntfy', 'slack', 'discord'] as const;
 export const ChannelKind = z.enum(channelKinds).describe('webhook: a signed POST (Standard Webhooks); ntfy: a topic URL; slack, discord: an incoming-webhook URL');
 export type ChannelKind = z.infer<typeof ChannelKind>;
 
-export const channelTriggers = ['failures', 'successes', 'all'] as const;
+export const channelTriggers = ['failures', 'successes', 'attention', 'all'] as const;
 export const ChannelOn = z
   .enum(channelTriggers)
-  .describe('failures: failed, timed out or interrupted runs; successes: succeeded runs; all: every finished run, cancelled ones included');
+  .describe('failures: failed, timed out or interrupted runs; successes: succeeded runs; attention: failures and runs whose agent reported needs_attention; all: every finished run, cancelled ones included');
 export type ChannelOn = z.infer<typeof ChannelOn>;
 
 export const channelSourceTypes = ['automation', 'webhook', 'instance'] as const;

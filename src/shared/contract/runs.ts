@@ -2,6 +2,7 @@
 // a run's own messages, why a queued run waits, the chats of an instance.
 import { z } from 'zod';
 import { Id, IdParams, NoInput, NoQuery, Timestamp, defineOperation } from './common';
+import { ErrorClass } from './retries';
 
 export const runStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted'] as const;
 export const RunStatus = z.enum(runStatuses);
@@ -16,6 +17,12 @@ export const Memory = z
   .enum(memoryModes)
   .describe('"fresh": each run starts a new conversation with the agent; "continue": each run resumes the last one');
 export type Memory = z.infer<typeof Memory>;
+
+export const outcomes = ['nothing_to_report', 'done', 'needs_attention'] as const;
+export const Outcome = z
+  .enum(outcomes)
+  .describe("What the agent said came of its run (Steward's report_outcome tool): nothing_to_report, done, needs_attention");
+export type Outcome = z.infer<typeof Outcome>;
 
 export const Run = z.object({
   id: Id('run'),
@@ -37,6 +44,14 @@ export const Run = z.object({
   replayOf: z.string().nullable().optional().describe('For a replayed webhook delivery: the delivery it replays; null otherwise'),
   parentRunId: z.string().nullable().optional().describe("The run whose agent started this one (through Steward's tools, or an automation or webhook it made); null otherwise"),
   depth: z.int().min(0).optional().describe('How many runs started it in a chain: 0 for a run no agent started'),
+  errorClass: ErrorClass.nullable().optional().describe('For a failed run: why, as read from the agent\'s stream and stderr; null otherwise'),
+  retryOf: z.string().nullable().optional().describe('For a retry: the failed run it repeats; null otherwise'),
+  startAfter: Timestamp.nullable().optional().describe('A queued run (a retry) does not start before this time; null: as soon as it can'),
+  outcome: Outcome.nullable().optional().describe('What the agent reported came of it; null when it reported nothing'),
+  summary: z.string().nullable().optional().describe('The agent\'s one-line summary with its outcome'),
+  costUsd: z.number().nullable().optional().describe('What the agent reported the run cost, in US dollars; null when it reports no cost'),
+  inputTokens: z.int().nullable().optional().describe('Tokens the model read, as the agent reported them'),
+  outputTokens: z.int().nullable().optional().describe('Tokens the model wrote, as the agent reported them'),
 });
 export type Run = z.infer<typeof Run>;
 

@@ -6,11 +6,11 @@ import { AgentConfig } from './agents';
 import { NoInput, NoQuery, defineOperation } from './common';
 import { McpServerList } from './mcp-servers';
 
-export const notificationPolicies = ['all', 'failures', 'none'] as const;
+export const notificationPolicies = ['all', 'failures', 'attention', 'none'] as const;
 export type NotificationPolicy = (typeof notificationPolicies)[number];
 
 /** Per automation or webhook: 'default' follows the notifications setting. */
-export const NotifyOverride = z.enum(['default', ...notificationPolicies]).describe('Notifications for its runs: default (the setting), all, failures, none');
+export const NotifyOverride = z.enum(['default', ...notificationPolicies]).describe('Notifications for its runs: default (the setting), all, failures, attention (failures and runs whose agent reported needs_attention), none');
 export type NotifyOverride = z.infer<typeof NotifyOverride>;
 
 const sections = {
@@ -29,7 +29,8 @@ const sections = {
     retentionPerWebhook: z.int().min(1).nullable().describe('Deliveries kept per webhook, newest first; null: all'),
   }),
   notifications: z.strictObject({
-    on: z.enum(notificationPolicies).describe('Which finished runs notify (desktop): all, failures only, none'),
+    on: z.enum(notificationPolicies).describe('Which finished runs notify (desktop): all, failures only, attention (failures and needs_attention), none'),
+    unhealthyAfter: z.int().min(1).max(100).describe('Consecutive failed runs after which an automation is unhealthy (one notification, and one when it recovers)'),
     linkBaseUrl: z.url({ protocol: /^https?$/ }).nullable().describe("The base of the run links notification channels send (<base>/#/runs/<id>); null: Steward's own URL"),
   }),
   desktop: z.strictObject({
@@ -63,7 +64,7 @@ export const defaultSettings: Settings = {
   runner: { maxRunning: 2, maxQueued: 1_000, inputWaitSeconds: 10, maxRunDepth: 3 },
   activity: { retentionLines: 100_000, retentionDays: 90 },
   deliveries: { retentionDays: 7, retentionPerWebhook: 1_000 },
-  notifications: { on: 'all', linkBaseUrl: null },
+  notifications: { on: 'all', unhealthyAfter: 3, linkBaseUrl: null },
   desktop: { launchAtLogin: false },
   defaultAgent: { provider: 'command', preset: 'claude-code' },
   mcpServers: [],

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { NotifyOverride } from './settings';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 import { Memory, RunStatus } from './runs';
+import { RetryPolicy } from './retries';
 import { FencePayload, Filter, IdempotencyKeyTemplate, MaxPayloadBytes, PromptTemplate, Sender, maxPayloadBytesLimit, maxTriggerBytes, payloadPlaceholder } from './webhook-rules';
 
 export const signatureSchemes = ['github', 'stripe', 'standard', 'slack'] as const;
@@ -30,6 +31,7 @@ export const Webhook = z.object({
   publicTriggerUrl: z.string().nullable().optional().describe("The trigger URL through the tunnel, while it is up; never shown to a run's key"),
   notify: NotifyOverride,
   memory: Memory,
+  retry: RetryPolicy,
   signature: z.object({ scheme: SignatureScheme }).nullable().describe('The signature check, if any; the secret is never shown'),
   checkInForce: z.string().describe('The check a trigger request passes, in words: the token alone, or the token and a valid signature'),
   sender: Sender,
@@ -48,6 +50,7 @@ export const WebhookCreate = z.strictObject({
   enabled: z.boolean().default(true),
   notify: NotifyOverride.default('default'),
   memory: Memory.default('fresh'),
+  retry: RetryPolicy.optional().describe('Default: no retry'),
   instanceId: z.string().optional().describe('Default: the default instance'),
   signature: SignatureInput.optional(),
   sender: Sender.default('generic'),
@@ -63,6 +66,7 @@ export const WebhookUpdate = z.strictObject({
   enabled: z.boolean().optional(),
   notify: NotifyOverride.optional(),
   memory: Memory.optional(),
+  retry: RetryPolicy.optional(),
   regenerateToken: z.boolean().optional().describe('true: a new token; the old trigger URL stops working at once'),
   instanceId: z.string().optional(),
   signature: SignatureInput.nullable().optional().describe('null: no signature check'),

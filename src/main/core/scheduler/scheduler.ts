@@ -142,6 +142,8 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
   }
 
   function load(automation: AutomationRecord, now: Date | null): void {
+    // One that runs after another automation has no schedule: its predecessor's runs start it.
+    if (automation.cronExpression === null) return;
     const schedule = compileSchedule(automation.cronExpression, automation.timezone);
     // At start, catchUp works out the next fire along with the missed ones.
     entries.set(automation.id, { automation, schedule, next: now && nextAfter(schedule, automation, now) });

@@ -1,7 +1,7 @@
 // Automations: a prompt on a cron schedule. The read model adds the next fire times and the last run.
 // An update that changes nothing writes nothing.
 import type { z } from 'zod';
-import type { Automation, AutomationCreate, AutomationUpdate, Run } from '../../../shared/contract';
+import { type Automation, type AutomationCreate, type AutomationUpdate, type Run, noRetry } from '../../../shared/contract';
 import { nextFireTimes } from '../../../shared/cron';
 import { AppError } from '../../../shared/errors';
 import { newId } from '../ids';
@@ -11,6 +11,7 @@ import { type ServiceContext, isoNow } from './context';
 import type { InstancesService } from './instances';
 import type { RunsService } from './runs';
 import { unchanged } from '../unchanged';
+import { automationHealth } from './automation-health';
 
 export function createAutomationsService(
   context: ServiceContext,
@@ -21,13 +22,16 @@ export function createAutomationsService(
 ) {
   const { store } = context;
 
-  function present({ lastFireAt: _scheduling, ...record }: AutomationRecord): Automation {
+  function present({ lastFireAt: _scheduling, alarm: _raised, ...record }: AutomationRecord): Automation {
     const last = store.runs.latestFor(record.id);
+    const nextRuns =
+      record.enabled && record.cronExpression !== null
+        ? nextFireTimes(record.cronExpression, record.timezone, 5, context.now()).map((date) => date.toISOString())
+        : [];
     return {
       ...record,
-      nextRuns: record.enabled
-        ? nextFireTimes(record.cronExpression, record.timezone, 5, context.now()).map((date) => date.toISOString())
-        : [],
+      nextRuns,
+      health: automationHealth(context, record, nextRuns[0] ?? null),
       lastRunAt: last?.createdAt ?? null,
       lastRunStatus: last?.status ?? null,
     };
@@ -55,12 +59,16 @@ export function createAutomationsService(
           id,
           name: input.name,
           prompt: input.prompt,
-          cronExpression: input.cronExpression.trim(),
+          cronExpression: input.cronExpression?.trim() ?? null,
+          trigger: input.trigger ?? null,
           timezone: input.timezone,
           enabled: input.enabled,
           catchUp: input.catchUp,
           notify: input.notify,
           memory: input.memory,
+          retry: input.retry ?? noRetry,
+          budget: input.budget ?? {},
+          alarm: null,
           lastFireAt: now,
           instanceId: instance.id,
           threadId,
@@ -83,12 +91,16 @@ export function createAutomationsService(
           ...current,
           name: patch.name ?? current.name,
           prompt: patch.prompt ?? current.prompt,
-          cronExpression: patch.cronExpression?.trim() ?? current.cronExpression,
+          // A schedule and a trigger exclude each other: giving one drops the other.
+          cronExpression: patch.trigger ? null : (patch.cronExpression?.trim() ?? current.cronExpression),
+          trigger: patch.cronExpression !== undefined ? null : (patch.trigger ?? current.trigger),
           timezone: patch.timezone ?? current.timezone,
           enabled: patch.enabled ?? current.enabled,
           catchUp: patch.catchUp ?? current.catchUp,
           notify: patch.notify ?? current.notify,
           memory: patch.memory ?? current.memory,
+          retry: patch.retry ?? current.retry,
+          budget: patch.budget ?? current.budget,
           instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
           updatedAt: now,
         };

@@ -4,7 +4,7 @@
 // changed agent is probed again.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type AgentConfig, type Instance, InstanceCreate, InstancePatch, type SandboxConfig, defaultSandbox } from '../../../shared/contract';
+import { type AgentConfig, type Budget, type Instance, InstanceCreate, InstancePatch, type SandboxConfig, defaultSandbox } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { type ProbeResult, probeAgent } from '../agents/probe';
 import { newId } from '../ids';
@@ -25,8 +25,8 @@ export function slugify(name: string): string {
   return slug || 'agent';
 }
 
-/** Equal configurations (agents, sandboxes), whatever the order of their keys. */
-function sameConfig(a: AgentConfig | SandboxConfig, b: AgentConfig | SandboxConfig): boolean {
+/** Equal configurations (agents, sandboxes, budgets), whatever the order of their keys. */
+function sameConfig<T extends AgentConfig | SandboxConfig | Budget>(a: T, b: T): boolean {
   const canonical = (value: unknown): unknown =>
     value !== null && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)).map(([key, each]) => [key, canonical(each)]))
@@ -160,6 +160,7 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         avatarUrl: input.avatarUrl || generatedAvatarUrl(input.name),
         agent: input.agent ?? readSettings(store).defaultAgent,
         sandbox: input.sandbox ?? defaultSandbox,
+        budget: input.budget ?? {},
         workspaceDir: input.workspaceDir ?? path.join(context.dataDir, 'workspaces', slug),
         isDefault,
         createdAt: now,
@@ -198,10 +199,13 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         const sandbox = patch.sandbox ?? current.sandbox;
         const newAgent = !sameConfig(agent, current.agent);
         const newSandbox = !sameConfig(sandbox, current.sandbox);
+        const budget = patch.budget ?? current.budget;
+        const newBudget = !sameConfig(budget, current.budget);
         // An update that changes nothing writes nothing: updatedAt stays, no change is announced.
-        if (name === current.name && avatarUrl === current.avatarUrl && !newAgent && !newSandbox) return false;
+        if (name === current.name && avatarUrl === current.avatarUrl && !newAgent && !newSandbox && !newBudget) return false;
         const at = isoNow(context);
         store.instances.update(id, { name, avatarUrl, updatedAt: at });
+        if (newBudget) store.instances.setBudget(id, budget, at);
         if (!newAgent && !newSandbox) return false;
         store.instances.setAgent(id, agent, sandbox, at);
         const said = [newAgent && `Agent changed to ${describeAgent(agent)}`, newSandbox && describeSandboxChange(current.sandbox, sandbox)].filter(Boolean).join('; ');

@@ -17,6 +17,10 @@ export interface RunRequest {
   replayOf?: string | null;
   /** The run whose agent started it (directly, or by making the automation or webhook it comes from). */
   parentRunId?: string | null;
+  /** For a retry: the failed run it repeats. */
+  retryOf?: string | null;
+  /** A queued run that must not start before this time (a retry's backoff). */
+  startAfter?: Date | null;
 }
 
 /**
@@ -46,6 +50,14 @@ export function enqueueRun(store: Store, request: RunRequest, at: Date): Run {
     replayOf: request.replayOf ?? null,
     parentRunId,
     depth,
+    errorClass: null,
+    retryOf: request.retryOf ?? null,
+    startAfter: request.startAfter?.toISOString() ?? null,
+    outcome: null,
+    summary: null,
+    costUsd: null,
+    inputTokens: null,
+    outputTokens: null,
   };
   store.runs.insert(run, request.idempotencyKey ?? null);
   return run;

@@ -6,6 +6,7 @@ import { createActivityRepository } from './repositories/activity';
 import { createApiKeysRepository } from './repositories/api-keys';
 import { createAutomationsRepository } from './repositories/automations';
 import { createDeliveriesRepository } from './repositories/deliveries';
+import { createFiresRepository } from './repositories/fires';
 import { createInstancesRepository } from './repositories/instances';
 import { createNotificationChannelsRepository } from './repositories/notification-channels';
 import { createNotificationDeliveriesRepository } from './repositories/notification-deliveries';
@@ -31,6 +32,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     apiKeys: createApiKeysRepository(db),
     automations: createAutomationsRepository(db, hooks),
     deliveries: createDeliveriesRepository(db),
+    fires: createFiresRepository(db),
     instances: createInstancesRepository(db, hooks),
     notificationChannels: createNotificationChannelsRepository(db),
     notificationDeliveries: createNotificationDeliveriesRepository(db),

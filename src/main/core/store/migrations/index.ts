@@ -13,6 +13,7 @@ import apiKeyScopes from './0011_api_key_scopes';
 import runLineage from './0012_run_lineage';
 import notificationChannels from './0013_notification_channels';
 import instanceSandbox from './0014_instance_sandbox';
+import automationReliability from './0015_automation_reliability';
 
 export interface Migration {
   version: number;
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   { version: 12, name: '0012_run_lineage', sql: runLineage },
   { version: 13, name: '0013_notification_channels', sql: notificationChannels },
   { version: 14, name: '0014_instance_sandbox', sql: instanceSandbox },
+  { version: 15, name: '0015_automation_reliability', sql: automationReliability },
 ];

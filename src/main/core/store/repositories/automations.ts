@@ -1,18 +1,22 @@
 // automations table <-> automation records (the read model adds nextRuns and the last run).
 import type Database from 'better-sqlite3';
 import type { CommitHooks } from '../commit-hooks';
-import type { Memory, NotifyOverride } from '../../../../shared/contract';
+import { type AutomationTrigger, Budget, type Memory, type NotifyOverride, RetryPolicy } from '../../../../shared/contract';
 
 interface AutomationRow {
   id: string;
   name: string;
   prompt: string;
   cron_expression: string;
+  trigger_after: string | null;
   timezone: string;
   enabled: number;
   catch_up: 'latest' | 'skip';
   notify: NotifyOverride;
   memory: Memory;
+  retry: string;
+  budget: string;
+  alarm: AutomationAlarm | null;
   last_fire_at: string | null;
   instance_id: string;
   thread_id: string;
@@ -21,16 +25,24 @@ interface AutomationRow {
   updated_at: string;
 }
 
+/** The alarm last raised for an automation (its unhealthy notification); null: none, or it recovered. */
+export type AutomationAlarm = 'failing' | 'missing';
+
 export interface AutomationRecord {
   id: string;
   name: string;
   prompt: string;
-  cronExpression: string;
+  /** null: it runs after another automation (trigger). */
+  cronExpression: string | null;
+  trigger: AutomationTrigger | null;
   timezone: string;
   enabled: boolean;
   catchUp: 'latest' | 'skip';
   notify: NotifyOverride;
   memory: Memory;
+  retry: RetryPolicy;
+  budget: Budget;
+  alarm: AutomationAlarm | null;
   /** The last fire time the scheduler dealt with (ran or skipped); fires after it are still to come. */
   lastFireAt: string;
   instanceId: string;
@@ -46,12 +58,16 @@ function toRecord(row: AutomationRow): AutomationRecord {
     id: row.id,
     name: row.name,
     prompt: row.prompt,
-    cronExpression: row.cron_expression,
+    cronExpression: row.cron_expression === '' ? null : row.cron_expression,
+    trigger: row.trigger_after === null ? null : { after: JSON.parse(row.trigger_after) as AutomationTrigger['after'] },
     timezone: row.timezone,
     enabled: row.enabled === 1,
     catchUp: row.catch_up,
     notify: row.notify,
     memory: row.memory,
+    retry: RetryPolicy.parse(JSON.parse(row.retry)),
+    budget: Budget.parse(JSON.parse(row.budget)),
+    alarm: row.alarm,
     lastFireAt: row.last_fire_at ?? row.updated_at,
     instanceId: row.instance_id,
     threadId: row.thread_id,
@@ -61,8 +77,8 @@ function toRecord(row: AutomationRow): AutomationRecord {
   };
 }
 
-const columns = 'id, name, prompt, cron_expression, timezone, enabled, catch_up, notify, memory, last_fire_at, instance_id, thread_id, created_by_run_id, created_at, updated_at';
-const values = '@id, @name, @prompt, @cronExpression, @timezone, @enabled, @catchUp, @notify, @memory, @lastFireAt, @instanceId, @threadId, @createdByRunId, @createdAt, @updatedAt';
+const columns = 'id, name, prompt, cron_expression, trigger_after, timezone, enabled, catch_up, notify, memory, retry, budget, alarm, last_fire_at, instance_id, thread_id, created_by_run_id, created_at, updated_at';
+const values = '@id, @name, @prompt, @cronExpression, @triggerAfter, @timezone, @enabled, @catchUp, @notify, @memory, @retry, @budget, @alarm, @lastFireAt, @instanceId, @threadId, @createdByRunId, @createdAt, @updatedAt';
 
 export function createAutomationsRepository(db: Database.Database, hooks: CommitHooks) {
   // Announced so that the UI reloads the automation (a fire's lastFireAt is not a change it shows).
@@ -74,12 +90,14 @@ export function createAutomationsRepository(db: Database.Database, hooks: Commit
   // An upsert that updates in place: INSERT OR REPLACE would delete the row first and cascade
   // that delete to everything referencing the automation.
   const upsert = db.prepare(`INSERT INTO automations (${columns}) VALUES (${values})
-    ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt = excluded.prompt, cron_expression = excluded.cron_expression,
-      timezone = excluded.timezone, enabled = excluded.enabled, catch_up = excluded.catch_up, notify = excluded.notify, memory = excluded.memory, last_fire_at = excluded.last_fire_at,
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt = excluded.prompt, cron_expression = excluded.cron_expression, trigger_after = excluded.trigger_after,
+      retry = excluded.retry, budget = excluded.budget, alarm = excluded.alarm, timezone = excluded.timezone, enabled = excluded.enabled, catch_up = excluded.catch_up, notify = excluded.notify, memory = excluded.memory, last_fire_at = excluded.last_fire_at,
       instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
   const setLastFire = db.prepare<[string, string]>('UPDATE automations SET last_fire_at = ? WHERE id = ?');
   const setAllLastFire = db.prepare<[string]>('UPDATE automations SET last_fire_at = ? WHERE enabled = 1');
   const remove = db.prepare<[string]>('DELETE FROM automations WHERE id = ?');
+  const setAlarm = db.prepare<[string | null, string]>('UPDATE automations SET alarm = ? WHERE id = ?');
+  const followers = db.prepare<[string], AutomationRow>(`SELECT ${columns} FROM automations WHERE json_extract(trigger_after, '$.automationId') = ? ORDER BY id`);
 
   return {
     list: (): AutomationRecord[] => list.all().map(toRecord),
@@ -89,7 +107,14 @@ export function createAutomationsRepository(db: Database.Database, hooks: Commit
     },
     /** Inserts or rewrites the whole record. */
     save(record: AutomationRecord): void {
-      upsert.run({ ...record, enabled: record.enabled ? 1 : 0 });
+      upsert.run({
+        ...record,
+        cronExpression: record.cronExpression ?? '',
+        triggerAfter: record.trigger === null ? null : JSON.stringify(record.trigger.after),
+        retry: JSON.stringify(record.retry),
+        budget: JSON.stringify(record.budget),
+        enabled: record.enabled ? 1 : 0,
+      });
       changed(record.id);
     },
     delete(id: string): void {
@@ -98,6 +123,13 @@ export function createAutomationsRepository(db: Database.Database, hooks: Commit
     },
     /** Records the last fire time the scheduler dealt with. */
     setLastFire: (id: string, at: string): void => void setLastFire.run(at, id),
+    /** Records the alarm raised (or null: it recovered). */
+    setAlarm(id: string, alarm: AutomationAlarm | null): void {
+      setAlarm.run(alarm, id);
+      changed(id);
+    },
+    /** The automations triggered after this one. */
+    followersOf: (id: string): AutomationRecord[] => followers.all(id).map(toRecord),
     /** Starts every enabled schedule afresh from `at` (resume after a pause). */
     setAllLastFire: (at: string): void => void setAllLastFire.run(at),
   };

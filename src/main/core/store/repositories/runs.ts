@@ -1,7 +1,7 @@
 // runs table <-> Run.
 import type Database from 'better-sqlite3';
 import type { CommitHooks } from '../commit-hooks';
-import type { Run, RunSource, RunStatus } from '../../../../shared/contract';
+import type { ErrorClass, Outcome, Run, RunSource, RunStatus } from '../../../../shared/contract';
 
 interface RunRow {
   id: string;
@@ -22,6 +22,21 @@ interface RunRow {
   replay_of: string | null;
   parent_run_id: string | null;
   depth: number;
+  error_class: ErrorClass | null;
+  retry_of: string | null;
+  start_after: string | null;
+  outcome: Outcome | null;
+  summary: string | null;
+  cost_usd: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+}
+
+/** What an agent reported a run used, so far. */
+export interface RunUsage {
+  costUsd: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
 }
 
 function toRun(row: RunRow): Run {
@@ -44,6 +59,14 @@ function toRun(row: RunRow): Run {
     replayOf: row.replay_of,
     parentRunId: row.parent_run_id,
     depth: row.depth,
+    errorClass: row.error_class,
+    retryOf: row.retry_of,
+    startAfter: row.start_after,
+    outcome: row.outcome,
+    summary: row.summary,
+    costUsd: row.cost_usd,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
   };
 }
 
@@ -57,16 +80,19 @@ export interface RunFilter {
   limit: number;
 }
 
-const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr, session_id, resumed_session_id, replay_of, parent_run_id, depth';
+const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr, session_id, resumed_session_id, replay_of, parent_run_id, depth, error_class, retry_of, start_after, outcome, summary, cost_usd, input_tokens, output_tokens';
 
 export function createRunsRepository(db: Database.Database, hooks: CommitHooks) {
   const changed = (runId: string) => {
     if (hooks.wanted) hooks.announce({ type: 'run', runId });
   };
-  const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string | null, string, string | null, string | null, number]>(
-    `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, idempotency_key, created_at, replay_of, parent_run_id, depth)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string | null, string, string | null, string | null, number, string | null, string | null]>(
+    `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, idempotency_key, created_at, replay_of, parent_run_id, depth, retry_of, start_after)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const setErrorClass = db.prepare<[string | null, string]>('UPDATE runs SET error_class = ? WHERE id = ?');
+  const setUsage = db.prepare<[number | null, number | null, number | null, string]>('UPDATE runs SET cost_usd = ?, input_tokens = ?, output_tokens = ? WHERE id = ?');
+  const setOutcome = db.prepare<[string, string | null, string]>('UPDATE runs SET outcome = ?, summary = ? WHERE id = ?');
   const active = db.prepare<[string], { one: number }>(
     "SELECT 1 AS one FROM runs WHERE source_id = ? AND status IN ('queued', 'running') LIMIT 1",
   );
@@ -77,8 +103,12 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
        AND (@instanceId IS NULL OR instance_id = @instanceId) AND (@before IS NULL OR id < @before)
      ORDER BY id DESC LIMIT @limit`,
   );
-  const latest = db.prepare<[string], { created_at: string; status: RunStatus }>(
-    'SELECT created_at, status FROM runs WHERE source_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+  const latest = db.prepare<[string], { id: string; created_at: string; status: RunStatus }>(
+    'SELECT id, created_at, status FROM runs WHERE source_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
+  );
+  // Its newest finished runs, for the failures in a row; cancelled ones say nothing either way.
+  const recentEndings = db.prepare<[string, number], { status: RunStatus }>(
+    "SELECT status FROM runs WHERE source_id = ? AND status IN ('succeeded', 'failed', 'timed_out', 'interrupted') ORDER BY created_at DESC, id DESC LIMIT ?",
   );
 
   const byIdempotencyKey = db.prepare<[string, string, string], RunRow>(
@@ -137,8 +167,23 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     setAttempt: (id: string, attempt: number): void => void setAttempt.run(attempt, id),
 
     insert(run: Run, idempotencyKey: string | null = null): void {
-      insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, run.scheduledFor, idempotencyKey, run.createdAt, run.replayOf ?? null, run.parentRunId ?? null, run.depth ?? 0);
+      insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, run.scheduledFor, idempotencyKey, run.createdAt, run.replayOf ?? null, run.parentRunId ?? null, run.depth ?? 0, run.retryOf ?? null, run.startAfter ?? null);
       changed(run.id);
+    },
+    /** Why the run failed, as read from its agent's stream and stderr. */
+    setErrorClass(id: string, errorClass: ErrorClass | null): void {
+      setErrorClass.run(errorClass, id);
+      changed(id);
+    },
+    /** What the agent reported the run used so far (each report replaces the last). */
+    setUsage(id: string, usage: RunUsage): void {
+      setUsage.run(usage.costUsd, usage.inputTokens, usage.outputTokens, id);
+      changed(id);
+    },
+    /** What the agent said came of the run. */
+    setOutcome(id: string, outcome: Outcome, summary: string | null): void {
+      setOutcome.run(outcome, summary, id);
+      changed(id);
     },
     /** The run an earlier request with this Idempotency-Key started for the same source since `since`. */
     findByIdempotencyKey(sourceId: string, key: string, since: string): Run | undefined {
@@ -164,9 +209,15 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     /** True while a run of this automation or webhook is queued or running. */
     hasActive: (sourceId: string): boolean => active.get(sourceId) !== undefined,
     /** When the newest run of an automation or webhook was created, and how it stands. */
-    latestFor(sourceId: string): { createdAt: string; status: RunStatus } | undefined {
+    latestFor(sourceId: string): { id: string; createdAt: string; status: RunStatus } | undefined {
       const row = latest.get(sourceId);
-      return row && { createdAt: row.created_at, status: row.status };
+      return row && { id: row.id, createdAt: row.created_at, status: row.status };
+    },
+    /** How many of its newest finished runs failed in a row (counting no further than `cap`). */
+    failuresInARow(sourceId: string, cap: number): number {
+      const endings = recentEndings.all(sourceId, cap);
+      const firstSuccess = endings.findIndex((row) => row.status === 'succeeded');
+      return firstSuccess === -1 ? endings.length : firstSuccess;
     },
   };
 }

@@ -113,7 +113,14 @@ export function Automations() {
                 </label>
               </div>
               <div className="hint">
-                <code>{automation.cronExpression}</code> {describeCron(automation.cronExpression)} · {automation.timezone} · on {instanceName(automation.instanceId)}
+                {automation.cronExpression === null ? (
+                  <>after {automations.find((each) => each.id === automation.trigger?.after.automationId)?.name ?? 'a deleted automation'}</>
+                ) : (
+                  <>
+                    <code>{automation.cronExpression}</code> {describeCron(automation.cronExpression)} · {automation.timezone}
+                  </>
+                )}{' '}
+                · on {instanceName(automation.instanceId)}
               </div>
               <div className="hint">Next run: <span data-testid="next-run">{automation.enabled ? <NextRun automation={automation} /> : 'paused (off)'}</span> · last run <Time iso={automation.lastRunAt} /></div>
               <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>

@@ -8,7 +8,7 @@ import { useApp } from '../../lib/app-context';
 import { ChannelEditor, kindNames } from './ChannelEditor';
 import { Badge, ConfirmButton, CopyButton, ErrorLine, Field, Time, useAction } from '../../ui/widgets';
 
-const onNames: Record<NotificationChannel['on'], string> = { failures: 'failures', successes: 'successes', all: 'every finished run' };
+const onNames: Record<NotificationChannel['on'], string> = { failures: 'failures', successes: 'successes', attention: 'runs that need attention', all: 'every finished run' };
 
 function useSourceNames(): (channel: NotificationChannel) => string {
   const { automations, webhooks, instances } = useApp();

@@ -1,0 +1,75 @@
+// fires table <-> Fire: every due fire of a scheduled automation and what became of it.
+import type Database from 'better-sqlite3';
+import type { Fire, FireReason, FireState, RunStatus } from '../../../../shared/contract';
+
+interface FireRow {
+  automation_id: string;
+  due_at: string;
+  state: FireState;
+  reason: FireReason | null;
+  detail: string | null;
+  run_id: string | null;
+  run_status: RunStatus | null;
+  recorded_at: string;
+}
+
+export type FireRecord = Omit<Fire, 'runStatus'>;
+
+const toFire = (row: FireRow): Fire => ({
+  automationId: row.automation_id,
+  dueAt: row.due_at,
+  state: row.state,
+  reason: row.reason,
+  detail: row.detail,
+  runId: row.run_id,
+  runStatus: row.run_status,
+  recordedAt: row.recorded_at,
+});
+
+const selected = `SELECT f.automation_id, f.due_at, f.state, f.reason, f.detail, f.run_id, r.status AS run_status, f.recorded_at
+  FROM fires f LEFT JOIN runs r ON r.id = f.run_id`;
+
+/** Fires that did not run for want of Steward or of an awake machine. */
+const missedLike = "(state = 'missed' OR (state = 'skipped' AND reason = 'catch_up'))";
+
+export function createFiresRepository(db: Database.Database) {
+  // A due time is dealt with once; a second record of it (a retried transaction) changes nothing.
+  const insert = db.prepare(`INSERT OR IGNORE INTO fires (automation_id, due_at, state, reason, detail, run_id, recorded_at)
+    VALUES (@automationId, @dueAt, @state, @reason, @detail, @runId, @recordedAt)`);
+  const since = db.prepare<[string, string, number], FireRow>(`${selected} WHERE f.automation_id = ? AND f.due_at >= ? ORDER BY f.due_at DESC LIMIT ?`);
+  const between = db.prepare<[string, string], FireRow>(`${selected} WHERE f.due_at >= ? AND f.due_at < ? ORDER BY f.due_at, f.automation_id`);
+  const latest = db.prepare<[string], FireRow>(`${selected} WHERE f.automation_id = ? ORDER BY f.due_at DESC LIMIT 1`);
+  const missedSince = db.prepare<[string, string], { n: number }>(`SELECT count(*) AS n FROM fires WHERE automation_id = ? AND due_at >= ? AND ${missedLike}`);
+  const lastOnTime = db.prepare<[string], { due_at: string }>("SELECT due_at FROM fires WHERE automation_id = ? AND state = 'fired' ORDER BY due_at DESC LIMIT 1");
+  const lastMissed = db.prepare<[string], { due_at: string }>(`SELECT due_at FROM fires WHERE automation_id = ? AND ${missedLike} ORDER BY due_at DESC LIMIT 1`);
+  const prune = db.prepare<[string]>('DELETE FROM fires WHERE due_at < ?');
+  const removeFor = db.prepare<[string]>('DELETE FROM fires WHERE automation_id = ?');
+
+  return {
+    record(fire: FireRecord): void {
+      insert.run(fire);
+    },
+    /** An automation's fires due at or after `from`, newest first. */
+    since: (automationId: string, from: string, limit: number): Fire[] => since.all(automationId, from, limit).map(toFire),
+    /** Every automation's fires due in [from, to), oldest first. */
+    between: (from: string, to: string): Fire[] => between.all(from, to).map(toFire),
+    latest(automationId: string): Fire | undefined {
+      const row = latest.get(automationId);
+      return row && toFire(row);
+    },
+    /** Fires missed (or left unrun after the machine slept) since `from`. */
+    missedSince: (automationId: string, from: string): number => missedSince.get(automationId, from)?.n ?? 0,
+    /** Whether its newest missed fire is newer than its newest on-time fire: it is missing fires. */
+    missing(automationId: string): boolean {
+      const missed = lastMissed.get(automationId)?.due_at;
+      if (missed === undefined) return false;
+      const onTime = lastOnTime.get(automationId)?.due_at;
+      return onTime === undefined || missed > onTime;
+    },
+    /** Forgets fires due before `before`. */
+    prune: (before: string): number => prune.run(before).changes,
+    deleteFor: (automationId: string): void => void removeFor.run(automationId),
+  };
+}
+
+export type FiresRepository = ReturnType<typeof createFiresRepository>;

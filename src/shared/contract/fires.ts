@@ -1,0 +1,43 @@
+// Every due fire of an automation accounted for, and what that says of its health.
+import { z } from 'zod';
+import { Id, Timestamp } from './common';
+import { RunStatus } from './runs';
+
+export const fireStates = ['fired', 'caught-up', 'skipped', 'missed'] as const;
+export const FireState = z
+  .enum(fireStates)
+  .describe('fired: ran on time; caught-up: ran late after Steward was off; skipped: not run, see reason; missed: Steward was not running');
+export type FireState = z.infer<typeof FireState>;
+
+export const fireReasons = ['overlap', 'catch_up', 'budget', 'instance_stopped', 'steward_off'] as const;
+export const FireReason = z
+  .enum(fireReasons)
+  .describe("overlap: its previous run was still queued or running; catch_up: the automation's catch-up policy left it unrun; budget: over its budget; instance_stopped: its instance was stopped; steward_off: Steward was not running");
+export type FireReason = z.infer<typeof FireReason>;
+
+export const Fire = z.object({
+  automationId: Id('aut'),
+  dueAt: Timestamp,
+  state: FireState,
+  reason: FireReason.nullable(),
+  detail: z.string().nullable().describe('Why, in words, when it did not run'),
+  runId: z.string().nullable(),
+  runStatus: RunStatus.nullable().describe("Its run's status now"),
+  recordedAt: Timestamp,
+});
+export type Fire = z.infer<typeof Fire>;
+
+export const healthStates = ['healthy', 'failing', 'missing'] as const;
+
+export const AutomationHealth = z.object({
+  state: z
+    .enum(healthStates)
+    .describe('failing: its last runs failed, as many in a row as the notifications.unhealthyAfter setting or more; missing: a fire was missed (Steward off, or the machine asleep) after its last on-time fire; else healthy'),
+  lastFireAt: Timestamp.nullable(),
+  lastRunId: z.string().nullable(),
+  lastRunStatus: RunStatus.nullable(),
+  consecutiveFailures: z.int().min(0),
+  missedLast30Days: z.int().min(0).describe('Fires missed or skipped in the last 30 days'),
+  nextFireAt: Timestamp.nullable(),
+});
+export type AutomationHealth = z.infer<typeof AutomationHealth>;
