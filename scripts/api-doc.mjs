@@ -23,6 +23,7 @@ export const apiDocPath = path.resolve(import.meta.dirname, '../docs/api.md');
 const sections = [
   ['Health and this Steward', contract.healthOperations],
   ['Automations and the scheduler', contract.automationOperations],
+  ['Fires, spend and the agenda', { ...contract.fireOperations, ...contract.spendOperations, ...contract.agendaOperations }],
   ['Webhooks and their triggers', contract.webhookOperations],
   ['Webhook deliveries', contract.deliveryOperations],
   ['Instances', contract.instanceOperations],

@@ -3,6 +3,7 @@
 // may call take the caller: a run's key manages its own instance only, and what it starts is its child.
 import type { OperationInput, OperationName, OperationOutput, Operations } from '../../shared/contract';
 import { type Caller, assertOwnInstance } from './caller';
+import { AppError } from '../../shared/errors';
 import type { Services } from './services';
 
 /** Operations with a route of their own (the trigger) are not dispatched through the map. */
@@ -47,6 +48,13 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
       return automations.delete(params.id);
     },
     'automations.run': ({ params }) => ({ run: automations.runNow(params.id) }),
+    'automations.fires': ({ params, query }) => ({ fires: services.fires.list(params.id, query) }),
+    'automations.spend': () => {
+      throw new AppError('internal_error', 'Spend is not built yet.');
+    },
+    'agenda.get': () => {
+      throw new AppError('internal_error', 'The agenda is not built yet.');
+    },
     'scheduler.get': () => ({ scheduler: scheduler.state() }),
     'scheduler.update': ({ body }) => {
       scheduler.setPaused(body.paused);

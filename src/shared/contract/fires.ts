@@ -1,6 +1,6 @@
 // Every due fire of an automation accounted for, and what that says of its health.
 import { z } from 'zod';
-import { Id, Timestamp } from './common';
+import { Id, IdParams, Timestamp, defineOperation } from './common';
 import { RunStatus } from './runs';
 
 export const fireStates = ['fired', 'caught-up', 'skipped', 'missed'] as const;
@@ -41,3 +41,15 @@ export const AutomationHealth = z.object({
   nextFireAt: Timestamp.nullable(),
 });
 export type AutomationHealth = z.infer<typeof AutomationHealth>;
+
+export const FiresQuery = z.strictObject({
+  since: Timestamp.optional().describe('Fires due at or after this time; default: 7 days ago'),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+
+export const fireOperations = {
+  'automations.fires': defineOperation({
+    name: 'automations.fires', method: 'GET', path: '/api/automations/{id}/fires', summary: "An automation's due fires and what became of each (fired, caught-up, skipped, missed), newest first",
+    auth: true, status: 200, params: IdParams, query: FiresQuery, body: z.undefined(), output: z.object({ fires: z.array(Fire) }),
+  }),
+};

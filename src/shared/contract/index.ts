@@ -1,9 +1,12 @@
 // The whole contract: every operation by name. Routes, OpenAPI and IPC iterate over this.
 import { activityOperations } from './activity';
+import { agendaOperations } from './agenda';
 import { agentOperations } from './agents';
 import { apiKeyOperations } from './api-keys';
 import { automationOperations } from './automations';
+import { spendOperations } from './budgets';
 import { deliveryOperations } from './deliveries';
+import { fireOperations } from './fires';
 import { healthOperations } from './health';
 import { instanceOperations } from './instances';
 import { notificationOperations } from './notifications';
@@ -16,6 +19,9 @@ import { webhookOperations } from './webhooks';
 export const operations = {
   ...healthOperations,
   ...automationOperations,
+  ...fireOperations,
+  ...spendOperations,
+  ...agendaOperations,
   ...webhookOperations,
   ...deliveryOperations,
   ...instanceOperations,
@@ -33,6 +39,7 @@ export type Operations = typeof operations;
 export type OperationName = keyof Operations;
 
 export * from './activity';
+export * from './agenda';
 export * from './agents';
 export * from './api-keys';
 export * from './automations';

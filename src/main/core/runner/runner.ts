@@ -10,6 +10,7 @@ import { oneLine } from '../../../shared/format';
 import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
 import { startOpenAiAgent } from '../agents/openai-agent';
 import { sweepMarked } from '../agents/process-tree';
+import { afterRun } from './after-run';
 import { createConversations, sessionKindOf } from './conversations';
 import { createRunSandboxes, denialLine } from './run-sandbox';
 import { type RunKeys, createStewardGrants } from './steward-grants';
@@ -155,6 +156,7 @@ export function createRunner(deps: RunnerDeps) {
       .write(() => {
         if (!store.instances.get(run.instanceId)) return;
         store.runs.finish(run.id, status, finishedAt.toISOString(), error, stderr);
+        afterRun(store, store.runs.get(run.id)!, finishedAt);
         const seconds = ((finishedAt.getTime() - Date.parse(run.startedAt ?? run.createdAt)) / 1000).toFixed(1);
         // What the agent's stream already said is not said twice: the line keeps the rest (its exit code).
         const shown = 'failureShown' in exit ? exit.failureShown : undefined;

