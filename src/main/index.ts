@@ -102,7 +102,7 @@ if (!app.requestSingleInstanceLock()) {
         }),
       );
       cleanups.push(createTray(running, trayIconDir(layout()), act));
-      cleanups.push(notifyFinishedRuns(running, (runId) => showWindow(`/runs/${runId}`)));
+      cleanups.push(notifyFinishedRuns(running, showWindow));
       followLaunchAtLogin(running);
       if (!startedAtLogin(process.argv, () => app.getLoginItemSettings().wasOpenedAtLogin, process.platform)) showWindow();
       app.on('activate', () => showWindow());

@@ -52,9 +52,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'automations.spend': () => {
       throw new AppError('internal_error', 'Spend is not built yet.');
     },
-    'agenda.get': () => {
-      throw new AppError('internal_error', 'The agenda is not built yet.');
-    },
+    'agenda.get': ({ query }) => ({ agenda: services.agenda.get(query) }),
     'scheduler.get': () => ({ scheduler: scheduler.state() }),
     'scheduler.update': ({ body }) => {
       scheduler.setPaused(body.paused);

@@ -25,13 +25,16 @@ export const AgendaQuery = z
   .strictObject({
     from: Timestamp.optional().describe('Default: the start of today (UTC)'),
     to: Timestamp.optional().describe(`Default: 8 days after from; at most ${maxAgendaDays} days after it`),
+    after: z.string().regex(/^[^|]+\|aut_[0-9A-Za-z]+$/, 'must be the nextAfter of a previous page').optional().describe("The previous page's nextAfter: entries after it"),
+    limit: z.coerce.number().int().min(1).max(10_000).default(2000),
   })
   .refine((query) => query.from === undefined || query.to === undefined || query.from < query.to, { message: 'from must be before to', path: ['to'] });
 
 export const Agenda = z.object({
   from: Timestamp,
   to: Timestamp,
-  entries: z.array(AgendaEntry).describe('Oldest first'),
+  entries: z.array(AgendaEntry).describe('Oldest first (by due time, then automation id)'),
+  nextAfter: z.string().nullable().describe('More entries follow in the window: pass this as after for the next page; null: this was the last'),
   forecastMonthUsd: z.number().nullable().describe('Every enabled automation\'s forecast spend for the next 30 days; null when none reported a cost'),
 });
 export type Agenda = z.infer<typeof Agenda>;

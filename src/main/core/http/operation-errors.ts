@@ -76,6 +76,7 @@ const trigger: ErrorNote[] = [
 const stated: Partial<Record<OperationName, ErrorNote[]>> = {
   'automations.create': [noInstance, ...cron, depth],
   'automations.update': [noInstance, ...cron],
+  'agenda.get': [['invalid_field', '`to` more than 35 days after `from` or not after it, or an `after` that is no page\'s `nextAfter`.']],
   'webhooks.create': [noInstance, ...template, ['missing_field', '`promptTemplate` with a `generic` sender, or `signature.scheme` where the sender has none.'], depth],
   'webhooks.update': [noInstance, ...template],
   'webhooks.test': [disabled, queueFull],

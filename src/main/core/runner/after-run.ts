@@ -2,10 +2,9 @@
 // it is lost or done twice: a retry of a failed run, the automations chained after it, and its
 // automation's health alarm.
 import type { Run } from '../../../shared/contract';
+import { checkAlarm } from '../services/automation-alarms';
 import type { Store } from '../store';
 
 export function afterRun(store: Store, run: Run, at: Date): void {
-  void store;
-  void run;
-  void at;
+  if (run.source === 'automation' && run.sourceId !== null) checkAlarm(store, run.sourceId, at);
 }

@@ -2,13 +2,18 @@
 // silently not at all. One timer for all automations, armed for the earliest fire and never
 // longer than a minute, so a machine that slept or a clock that jumped is noticed. Fires that
 // were missed (app closed, machine asleep) are dealt with at start and on such a jump: the latest
-// one within 24 h runs once, late, and the rest are skipped with an activity line.
+// one within 24 h runs once, late, and the rest are skipped with an activity line. Every due fire
+// is recorded (fires table): fired, caught-up, skipped with why, or missed while Steward was off.
 import { type Schedule, compileSchedule } from '../../../shared/cron';
 import type { Logger } from '../logger';
 import type { Store } from '../store';
 import type { AutomationRecord } from '../store/repositories/automations';
+import type { FireReason, FireState } from '../../../shared/contract';
 import { enqueueRun } from '../services/run-queue';
+import { checkAlarm } from '../services/automation-alarms';
+import { type OffReport, reportOffTime } from './off-report';
 import type { Clock } from './clock';
+import { upcomingFires } from './upcoming';
 
 const maxTimerMs = 60_000;
 const earlyWakeMs = 250;
@@ -20,6 +25,12 @@ const catchUpWindowMs = 24 * hourMs;
 /** Missed fires are counted up to this many; beyond it the line says "more than". */
 const maxCounted = 100;
 const pausedKey = 'scheduler.paused';
+/** When the scheduler last knew itself running: the start of a time Steward was off. */
+const aliveKey = 'scheduler.aliveAt';
+/** Fire records kept, by due time. */
+const keptMs = 60 * 24 * hourMs;
+/** Why the catch-up runs: Steward was off (missed fires), or the machine slept under it (skipped). */
+type CatchUpCause = 'start' | 'wake';
 
 interface Entry {
   automation: AutomationRecord;
@@ -58,15 +69,27 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
     });
   }
 
-  /** One fire: a run, or a skip with a line when the previous run is still queued or running. */
+  function recordFire(automation: AutomationRecord, dueAt: Date, state: FireState, reason: FireReason | null, detail: string | null, runId: string | null, at: Date): void {
+    store.fires.record({ automationId: automation.id, dueAt: dueAt.toISOString(), state, reason, detail, runId, recordedAt: at.toISOString() });
+  }
+
+  /** One fire: a run, or a skip with a line when its instance is stopped or its previous run is still queued or running. */
   function fire(automation: AutomationRecord, scheduledFor: Date, now: Date, late: boolean): void {
-    if (store.runs.hasActive(automation.id)) {
+    const instance = store.instances.get(automation.instanceId);
+    const skip =
+      instance?.status === 'stopped'
+        ? { reason: 'instance_stopped' as const, why: `its instance ${instance.name} is stopped` }
+        : store.runs.hasActive(automation.id)
+          ? { reason: 'overlap' as const, why: 'its previous run is still queued or running' }
+          : undefined;
+    if (skip) {
       systemLine(
         automation,
-        `Skipped the ${describeTime(scheduledFor)} run of "${automation.name}": its previous run is still queued or running.`,
-        { event: 'fire_skipped', reason: 'overlap', scheduledFor: scheduledFor.toISOString() },
+        `Skipped the ${describeTime(scheduledFor)} run of "${automation.name}": ${skip.why}.`,
+        { event: 'fire_skipped', reason: skip.reason, scheduledFor: scheduledFor.toISOString() },
         now,
       );
+      recordFire(automation, scheduledFor, 'skipped', skip.reason, `Not run: ${skip.why}.`, null, now);
     } else {
       const run = enqueueRun(
         store,
@@ -81,6 +104,7 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
           now,
         );
       }
+      recordFire(automation, scheduledFor, late ? 'caught-up' : 'fired', null, null, run.id, now);
     }
     setLastFire(automation, scheduledFor);
   }
@@ -102,9 +126,10 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
 
   /**
    * Fires missed since the automation's last fire: the latest within 24 h runs late, the rest are
-   * skipped with a line. Leaves entry.next at the first fire after now.
+   * recorded missed (Steward was off) or skipped (the machine slept), with a line. Leaves entry.next
+   * at the first fire after now, and adds what it found to `report`.
    */
-  function catchUp(entry: Entry, now: Date): void {
+  function catchUp(entry: Entry, now: Date, cause: CatchUpCause, report: OffReport): void {
     const { automation, schedule } = entry;
     const lastFire = new Date(automation.lastFireAt);
     const [firstMissed] = schedule.next(lastFire, 1);
@@ -113,7 +138,8 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
       return;
     }
     const latest = automation.catchUp === 'latest' ? latestFire(schedule, lastFire.getTime(), now) : undefined;
-    const missed = schedule.between(lastFire, now, maxCounted + 2).length;
+    const dueFires = schedule.between(lastFire, now, maxCounted + 2);
+    const missed = dueFires.length;
     const skipped = latest ? missed - 1 : missed;
     if (skipped > 0) {
       const reason =
@@ -129,9 +155,20 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
         { event: 'missed_fires_skipped', since: lastFire.toISOString(), until: now.toISOString(), skipped: Math.min(skipped, maxCounted + 1) },
         now,
       );
+      // Each recorded up to the counted limit; beyond it the line says "more than".
+      const detail = cause === 'start' ? `Steward was not running; ${reason}.` : `The machine was asleep or its clock jumped; ${reason}.`;
+      for (const due of dueFires.slice(0, maxCounted)) {
+        if (latest && due.getTime() === latest.getTime()) continue;
+        recordFire(automation, due, cause === 'start' ? 'missed' : 'skipped', cause === 'start' ? 'steward_off' : 'catch_up', detail, null, now);
+      }
+      report.missed += skipped;
+      report.automations.add(automation.id);
     }
-    if (latest) fire(automation, latest, now, true);
-    else setLastFire(automation, now);
+    if (latest) {
+      fire(automation, latest, now, true);
+      report.caughtUp += 1;
+      report.automations.add(automation.id);
+    } else setLastFire(automation, now);
     entry.next = nextAfter(schedule, automation, now);
   }
 
@@ -165,11 +202,23 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
     timer = clock.setTimer(tick, delay);
   }
 
-  function catchUpAll(now: Date): void {
+  function catchUpAll(now: Date, cause: CatchUpCause): void {
     store.transaction(() => {
-      for (const entry of entries.values()) catchUp(entry, now);
+      const report: OffReport = { missed: 0, caughtUp: 0, automations: new Set() };
+      for (const entry of entries.values()) catchUp(entry, now, cause, report);
+      for (const id of report.automations) checkAlarm(store, id, now);
+      if (cause === 'start') {
+        const offSince = store.settings.get(aliveKey);
+        if (offSince !== undefined) reportOffTime(store, report, new Date(offSince), now);
+      }
+      keepAlive(now);
     });
     onRunsQueued();
+  }
+
+  /** Notes that the scheduler is running now (at most one write a minute: each timer is). */
+  function keepAlive(now: Date): void {
+    store.settings.set(aliveKey, now.toISOString());
   }
 
   function tick(): void {
@@ -179,13 +228,17 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
     try {
       if (woke) {
         logger.info({ expectedAt: new Date(expectedAt!).toISOString(), now: now.toISOString() }, 'scheduler: timer late, checking for missed fires');
-        catchUpAll(now);
+        catchUpAll(now, 'wake');
       } else {
         const due = [...entries.values()].filter((entry) => entry.next !== null && entry.next <= now.getTime());
+        store.transaction(() => {
+          for (const entry of due) fire(entry.automation, new Date(entry.next!), now, false);
+          // An on-time fire may end a missed-fires alarm; only automations with one raised are looked at.
+          const alarmed = store.automations.alarmed();
+          for (const entry of due) if (alarmed.has(entry.automation.id)) checkAlarm(store, entry.automation.id, now);
+          keepAlive(now);
+        });
         if (due.length > 0) {
-          store.transaction(() => {
-            for (const entry of due) fire(entry.automation, new Date(entry.next!), now, false);
-          });
           for (const entry of due) entry.next = nextAfter(entry.schedule, entry.automation, now);
           onRunsQueued();
         }
@@ -214,11 +267,13 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
           logger.error({ err: error, automationId: automation.id }, 'scheduler: cannot schedule this automation');
         }
       }
-      if (!isPaused) catchUpAll(now);
+      store.fires.prune(new Date(now.getTime() - keptMs).toISOString());
+      if (!isPaused) catchUpAll(now, 'start');
       arm();
     },
 
     stop(): void {
+      if (running) keepAlive(clock.now());
       running = false;
       arm();
       entries.clear();
@@ -228,7 +283,7 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
     wake(): void {
       if (!running || paused()) return;
       try {
-        catchUpAll(clock.now());
+        catchUpAll(clock.now(), 'wake');
       } catch (error) {
         logger.error({ err: error }, 'scheduler: could not catch up after waking; retrying shortly');
         arm(retryMs);
@@ -258,6 +313,19 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
         entry.next = nextAfter(entry.schedule, entry.automation, now);
       }
       arm();
+    },
+
+    /** The fires still to come in [from, to) after the cursor, in order; none while paused. */
+    upcoming(window: { from: number; to: number; after: { at: number; id: string } | null }, limit: number): { automation: AutomationRecord; schedule: Schedule; at: number }[] {
+      if (paused()) return [];
+      const now = clock.now().getTime();
+      const sources = [...entries.values()].map((entry) => ({ item: entry, id: entry.automation.id, schedule: entry.schedule, next: entry.next }));
+      return upcomingFires(sources, { ...window, from: Math.max(window.from, now) }, limit).map(({ item, at }) => ({ automation: item.automation, schedule: item.schedule, at }));
+    },
+
+    /** How many times an enabled automation fires in (from, to], counting no further than `limit`. */
+    firesWithin(id: string, from: Date, to: Date, limit: number): number {
+      return entries.get(id)?.schedule.between(from, to, limit).length ?? 0;
     },
 
     state() {

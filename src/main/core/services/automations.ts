@@ -120,6 +120,7 @@ export function createAutomationsService(
       store.transaction(() => {
         const current = record(id);
         store.automations.delete(id);
+        store.fires.deleteFor(id);
         store.threads.delete(current.threadId);
       });
       scheduler.sync(id);

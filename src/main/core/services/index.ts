@@ -4,6 +4,7 @@ import { createScheduler } from '../scheduler/scheduler';
 import { createSecretBox } from '../secrets';
 import { createTunnel } from '../tunnel/tunnel';
 import { createActivityService } from './activity';
+import { createAgendaService } from './agenda';
 import { createAgentDetector } from './agent-detect';
 import { createApiKeysService } from './api-keys';
 import { createAutomationsService } from './automations';
@@ -79,6 +80,7 @@ export function createServices(context: ServiceContext) {
     tunnel,
     automations: createAutomationsService(context, instances, runs, scheduler, runsQueued),
     fires: createFiresService(context),
+    agenda: createAgendaService(context, scheduler),
     webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, box),
     apiKeys,
     access: createWebAccess(context, apiKeys),

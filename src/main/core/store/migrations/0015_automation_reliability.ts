@@ -10,7 +10,6 @@ ALTER TABLE runs ADD COLUMN summary TEXT;
 ALTER TABLE runs ADD COLUMN cost_usd REAL;
 ALTER TABLE runs ADD COLUMN input_tokens INTEGER;
 ALTER TABLE runs ADD COLUMN output_tokens INTEGER;
-CREATE INDEX runs_by_source_created ON runs (source_id, created_at);
 CREATE INDEX runs_by_instance_created ON runs (instance_id, created_at);
 
 ALTER TABLE automations ADD COLUMN trigger_after TEXT;

@@ -97,6 +97,7 @@ export function createAutomationsRepository(db: Database.Database, hooks: Commit
   const setAllLastFire = db.prepare<[string]>('UPDATE automations SET last_fire_at = ? WHERE enabled = 1');
   const remove = db.prepare<[string]>('DELETE FROM automations WHERE id = ?');
   const setAlarm = db.prepare<[string | null, string]>('UPDATE automations SET alarm = ? WHERE id = ?');
+  const alarmed = db.prepare<[], { id: string }>('SELECT id FROM automations WHERE alarm IS NOT NULL');
   const followers = db.prepare<[string], AutomationRow>(`SELECT ${columns} FROM automations WHERE json_extract(trigger_after, '$.automationId') = ? ORDER BY id`);
 
   return {
@@ -128,6 +129,8 @@ export function createAutomationsRepository(db: Database.Database, hooks: Commit
       setAlarm.run(alarm, id);
       changed(id);
     },
+    /** The ids of automations with an alarm raised. */
+    alarmed: (): Set<string> => new Set(alarmed.all().map((row) => row.id)),
     /** The automations triggered after this one. */
     followersOf: (id: string): AutomationRecord[] => followers.all(id).map(toRecord),
     /** Starts every enabled schedule afresh from `at` (resume after a pause). */

@@ -37,7 +37,13 @@ export function createFiresRepository(db: Database.Database) {
   const insert = db.prepare(`INSERT OR IGNORE INTO fires (automation_id, due_at, state, reason, detail, run_id, recorded_at)
     VALUES (@automationId, @dueAt, @state, @reason, @detail, @runId, @recordedAt)`);
   const since = db.prepare<[string, string, number], FireRow>(`${selected} WHERE f.automation_id = ? AND f.due_at >= ? ORDER BY f.due_at DESC LIMIT ?`);
-  const between = db.prepare<[string, string], FireRow>(`${selected} WHERE f.due_at >= ? AND f.due_at < ? ORDER BY f.due_at, f.automation_id`);
+  // The agenda's past: a page in (due time, automation) order, after a cursor, with the automation's name.
+  const page = db.prepare<{ from: string; to: string; afterDue: string; afterId: string; limit: number }, FireRow & { automation_name: string; instance_id: string }>(
+    `SELECT f.automation_id, f.due_at, f.state, f.reason, f.detail, f.run_id, r.status AS run_status, f.recorded_at, a.name AS automation_name, a.instance_id
+     FROM fires f JOIN automations a ON a.id = f.automation_id LEFT JOIN runs r ON r.id = f.run_id
+     WHERE f.due_at >= @from AND f.due_at < @to AND (f.due_at > @afterDue OR (f.due_at = @afterDue AND f.automation_id > @afterId))
+     ORDER BY f.due_at, f.automation_id LIMIT @limit`,
+  );
   const latest = db.prepare<[string], FireRow>(`${selected} WHERE f.automation_id = ? ORDER BY f.due_at DESC LIMIT 1`);
   const missedSince = db.prepare<[string, string], { n: number }>(`SELECT count(*) AS n FROM fires WHERE automation_id = ? AND due_at >= ? AND ${missedLike}`);
   const lastOnTime = db.prepare<[string], { due_at: string }>("SELECT due_at FROM fires WHERE automation_id = ? AND state = 'fired' ORDER BY due_at DESC LIMIT 1");
@@ -51,8 +57,12 @@ export function createFiresRepository(db: Database.Database) {
     },
     /** An automation's fires due at or after `from`, newest first. */
     since: (automationId: string, from: string, limit: number): Fire[] => since.all(automationId, from, limit).map(toFire),
-    /** Every automation's fires due in [from, to), oldest first. */
-    between: (from: string, to: string): Fire[] => between.all(from, to).map(toFire),
+    /** Every automation's fires due in [from, to) after the cursor (due time, automation id), oldest first, with the automation's name and instance. */
+    page(from: string, to: string, after: { dueAt: string; automationId: string } | null, limit: number): (Fire & { automationName: string; instanceId: string })[] {
+      return page
+        .all({ from, to, afterDue: after?.dueAt ?? '', afterId: after?.automationId ?? '', limit })
+        .map((row) => ({ ...toFire(row), automationName: row.automation_name, instanceId: row.instance_id }));
+    },
     latest(automationId: string): Fire | undefined {
       const row = latest.get(automationId);
       return row && toFire(row);

@@ -106,6 +106,9 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
   const latest = db.prepare<[string], { id: string; created_at: string; status: RunStatus }>(
     'SELECT id, created_at, status FROM runs WHERE source_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
   );
+  const averageCosts = db.prepare<[string], { source_id: string; average: number }>(
+    "SELECT source_id, avg(cost_usd) AS average FROM runs WHERE source = 'automation' AND created_at >= ? AND cost_usd IS NOT NULL GROUP BY source_id",
+  );
   // Its newest finished runs, for the failures in a row; cancelled ones say nothing either way.
   const recentEndings = db.prepare<[string, number], { status: RunStatus }>(
     "SELECT status FROM runs WHERE source_id = ? AND status IN ('succeeded', 'failed', 'timed_out', 'interrupted') ORDER BY created_at DESC, id DESC LIMIT ?",
@@ -213,6 +216,8 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
       const row = latest.get(sourceId);
       return row && { id: row.id, createdAt: row.created_at, status: row.status };
     },
+    /** Each automation's average reported cost per run, over its runs created since `since` that reported one. */
+    averageCosts: (since: string): Map<string, number> => new Map(averageCosts.all(since).map((row) => [row.source_id, row.average])),
     /** How many of its newest finished runs failed in a row (counting no further than `cap`). */
     failuresInARow(sourceId: string, cap: number): number {
       const endings = recentEndings.all(sourceId, cap);
