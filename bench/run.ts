@@ -4,13 +4,14 @@ import { dispatchBench } from './dispatch';
 import { eventStreamBackpressureBench } from './event-stream-backpressure';
 import { mcpBench } from './mcp';
 import { sandboxBench } from './sandbox';
-import { schedulerBench } from './scheduler';
+import { schedulerBench, schedulerFiresBench } from './scheduler';
 import { startupBench } from './startup';
 import { triggerIngest } from './trigger-ingest';
 
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'trigger-ingest': triggerIngest,
-  scheduler: schedulerBench,
+  scheduler: () => schedulerBench(),
+  'scheduler-fires': schedulerFiresBench,
   dispatch: dispatchBench,
   activity: activityBench,
   startup: startupBench,
