@@ -9,7 +9,7 @@ import { Empty, ErrorLine, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 
 const shownDays = 8;
-const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 
 function Mark({ entry }: { entry: AgendaEntry }) {
   const kind = kindOf(entry);

@@ -10,7 +10,7 @@ export function healthWords(health: AutomationHealth): string | undefined {
 }
 
 function detail(health: AutomationHealth): string {
-  const missed = health.missedLast30Days > 0 ? `${health.missedLast30Days} fires missed or skipped in the last 30 days. ` : '';
+  const missed = health.missedLast30Days > 0 ? `${health.missedLast30Days} ${health.missedLast30Days === 1 ? 'fire' : 'fires'} missed or skipped in the last 30 days. ` : '';
   return `${missed}Last fire: ${formatTime(health.lastFireAt)}.`;
 }
 

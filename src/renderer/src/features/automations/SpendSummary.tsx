@@ -34,7 +34,7 @@ function SpendChart({ spend }: { spend: Spend }) {
   const runs = spend.days.reduce((sum, day) => sum + day.runs, 0);
   const failed = spend.days.reduce((sum, day) => sum + day.failed, 0);
   const total = spend.days.reduce((sum, day) => sum + value(day), 0);
-  const summary = `Last 30 days: ${runs} runs, ${failed} failed, ${spend.reportsCost ? formatUsd(total) : formatTokens(total)} in all.`;
+  const summary = `Last 30 days: ${runs} ${runs === 1 ? 'run' : 'runs'}, ${failed} failed, ${spend.reportsCost ? formatUsd(total) : formatTokens(total)} in all.`;
   const shown = spend.days.filter((day) => day.runs > 0);
   return (
     <figure className="spend-chart">
