@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { Automations } from '../../src/renderer/src/features/automations/Automations';
 import { Instances } from '../../src/renderer/src/features/instances/Instances';
+import { Settings } from '../../src/renderer/src/features/settings/Settings';
 import { Webhooks } from '../../src/renderer/src/features/webhooks/Webhooks';
 import type { Automation } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';
@@ -201,6 +202,25 @@ describe('the Budget section of the instance form', () => {
     fireEvent.click(card.getByRole('button', { name: 'Edit agent' }));
     expect(card.getByLabelText<HTMLInputElement>('US$ a month').value).toBe('40');
     expect(card.getByLabelText<HTMLInputElement>('US$ a run').value).toBe('0.5');
+    disconnect();
+  });
+});
+
+describe('the notification settings', () => {
+  it('notifies only of failures and runs that need attention, and calls an automation failing after the runs in a row chosen', async () => {
+    const { store, disconnect } = connectStore(t);
+    await store.getState().loadSettings();
+    renderWith(store, <Settings />);
+    type(screen.getByLabelText('Notify me when a run finishes'), 'attention');
+    await waitFor(async () => expect((await t.api('GET', '/api/settings')).body.settings.notifications.on).toBe('attention'));
+    const after = screen.getByLabelText('Call an automation failing after this many failed runs in a row');
+    expect((after as HTMLInputElement).value).toBe('3');
+    type(after, '0');
+    fireEvent.blur(after);
+    expect(errorOf(after)).toBe('Enter a whole number from 1 to 100.');
+    type(after, '5');
+    fireEvent.blur(after);
+    await waitFor(async () => expect((await t.api('GET', '/api/settings')).body.settings.notifications.unhealthyAfter).toBe(5));
     disconnect();
   });
 });

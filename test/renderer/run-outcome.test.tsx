@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/main/core/ids';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { RunView } from '../../src/renderer/src/features/runs/Run';
+import { RunList } from '../../src/renderer/src/features/runs/Runs';
 import type { Run } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';
 import { settled } from '../support/runs';
@@ -33,7 +34,7 @@ async function automationRun(agent: unknown, name: string): Promise<{ run: Run; 
 }
 
 describe('the run page', () => {
-  it('shows the outcome and summary first, and the cost and tokens the run recorded', async () => {
+  it('shows the outcome and summary first, and the cost and tokens the run recorded; the run list shows them too', async () => {
     const { run } = await automationRun({ provider: 'command', preset: 'custom', command: 'cat' }, 'Reviewer');
     expect(run.status).toBe('succeeded');
     t.core.store.runs.setOutcome(run.id, 'needs_attention', 'Two PRs wait for your review.');
@@ -47,6 +48,13 @@ describe('the run page', () => {
     expect(outcome.compareDocumentPosition(document.querySelector('dl[aria-label="About this run"]')!) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(facts()).toMatchObject({ Cost: '$0.0456', Tokens: '1,200 in · 300 out' });
     expect(facts().Failure).toBeUndefined();
+    cleanup();
+
+    // The run list shows the outcome beside the status, and the summary instead of the prompt.
+    renderWith(store, <RunList />);
+    const row = (await screen.findByText('Two PRs wait for your review.')).closest('tr')!;
+    expect(within(row).getAllByRole('cell')[1].textContent).toBe('✓ succeeded ⚑ Needs attention');
+    expect(row.textContent).not.toContain('Look at the PRs.');
     disconnect();
   });
 
