@@ -40,9 +40,9 @@ export function RetryFacts({ run }: { run: Run }) {
   );
 }
 
-/** A queued retry waiting out its backoff. */
+/** A queued retry waiting out its backoff (past that time, it waits like any queued run). */
 export function RetryWait({ run }: { run: Run }) {
-  if (run.status !== 'queued' || !run.startAfter) return null;
+  if (run.status !== 'queued' || !run.startAfter || Date.parse(run.startAfter) <= Date.now()) return null;
   return (
     <div className="card notice" role="status">
       Waits to retry until <time dateTime={run.startAfter}>{formatTime(run.startAfter)}</time> (<Time iso={run.startAfter} />).
