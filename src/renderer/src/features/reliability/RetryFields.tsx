@@ -43,6 +43,7 @@ export function RetryFields(props: { retry: ReturnType<typeof useRetryDraft>; er
           <label key={each}>
             <input type="checkbox" checked={draft.on.includes(each)} onChange={(event) => toggle(each, event.target.checked)} />
             {errorClassWords[each]}
+            {each === 'usage_limit' && ' (retried once, when it resets, if the agent said when)'}
           </label>
         ))}
         {neverRetried.map((each) => (

@@ -7,7 +7,7 @@ export const errorClassWords: Record<ErrorClass, string> = {
   overloaded: 'Service overloaded (HTTP 529 or 503)',
   network: 'Network failure',
   timeout: 'Timed out',
-  usage_limit: "The plan's usage limit (retried once, when it resets)",
+  usage_limit: "The plan's usage limit reached",
   auth: 'Key or login refused',
   agent_error: "The agent's own error",
 };
