@@ -16,6 +16,7 @@ const views = [
   ['activity', 'Activity'],
   ['chat', 'Chat'],
   ['automations', 'Automations'],
+  ['agenda', 'Agenda'],
   ['webhooks', 'Webhooks'],
   ['instances', 'Instances'],
   ['runs', 'Runs'],

@@ -6,6 +6,7 @@ import { inDesktopApp } from './lib/api';
 import { useApp } from './lib/app-context';
 
 // One chunk per view, loaded when first opened: the window paints before the views it does not show.
+const AgendaView = lazy(() => import('./features/agenda/Agenda').then((module) => ({ default: module.Agenda })));
 const Activity = lazy(() => import('./features/activity/Activity').then((module) => ({ default: module.Activity })));
 const Automations = lazy(() => import('./features/automations/Automations').then((module) => ({ default: module.Automations })));
 const Chat = lazy(() => import('./features/chat/Chat').then((module) => ({ default: module.Chat })));
@@ -22,6 +23,7 @@ const sections = [
   ['/activity', 'Activity'],
   ['/chat', 'Chat'],
   ['/automations', 'Automations'],
+  ['/agenda', 'Agenda'],
   ['/webhooks', 'Webhooks'],
   ['/instances', 'Instances'],
   ['/runs', 'Runs'],
@@ -35,6 +37,8 @@ function View({ path }: { path: string }) {
       return <Chat instanceId={id || undefined} threadId={sub || undefined} />;
     case 'automations':
       return <Automations />;
+    case 'agenda':
+      return <AgendaView />;
     case 'webhooks':
       return <Webhooks />;
     case 'instances':

@@ -4,6 +4,8 @@ import { create, type StateCreator } from 'zustand';
 import type { StewardClient } from '../lib/api';
 import { type ActivitySlice, activitySlice } from '../features/activity/activity-slice';
 import { type AutomationsSlice, automationsSlice } from '../features/automations/automations-slice';
+import { type AutomationDetailsSlice, automationDetailsSlice } from '../features/automations/automation-details-slice';
+import { type AgendaSlice, agendaSlice } from '../features/agenda/agenda-slice';
 import { type ChatsSlice, chatsSlice } from '../features/chat/chats-slice';
 import { type InstancesSlice, instancesSlice } from '../features/instances/instances-slice';
 import { type NotificationsSlice, notificationsSlice } from '../features/settings/notifications-slice';
@@ -19,7 +21,7 @@ export interface ClientSlice {
   client: StewardClient;
 }
 
-export type AppState = ClientSlice & AutomationsSlice & WebhooksSlice & InstancesSlice & RunsSlice & ActivitySlice & SettingsSlice & OnboardingSlice & ChatsSlice & RunListSlice & TunnelSlice & ToastsSlice & NotificationsSlice;
+export type AppState = ClientSlice & AutomationsSlice & AutomationDetailsSlice & AgendaSlice & WebhooksSlice & InstancesSlice & RunsSlice & ActivitySlice & SettingsSlice & OnboardingSlice & ChatsSlice & RunListSlice & TunnelSlice & ToastsSlice & NotificationsSlice;
 export type Slice<T> = StateCreator<AppState, [], [], T>;
 
 /** A fresh store on a client: one per window, and one per test. */
@@ -27,6 +29,8 @@ export function createAppStore(client: StewardClient) {
   return create<AppState>()((...args) => ({
     client,
     ...automationsSlice(...args),
+    ...automationDetailsSlice(...args),
+    ...agendaSlice(...args),
     ...webhooksSlice(...args),
     ...instancesSlice(...args),
     ...runsSlice(...args),

@@ -166,6 +166,7 @@ export function NotifyField({ value, onChange, error }: { value: NotifyOverride;
         <option value="default">As in Settings</option>
         <option value="all">Every run</option>
         <option value="failures">Only failures</option>
+        <option value="attention">Failures and runs that need attention</option>
         <option value="none">Never</option>
       </select>
     </Field>

@@ -1,6 +1,7 @@
-// One run: its header (status, where it came from, linked; instance; queued, started, finished,
-// duration; tokens and cost when the agent reported them; the agent session it used or resumed),
-// why it waits while queued, re-run and cancel, and exactly its own messages, growing live (a
+// One run: what the agent said came of it, its header (status, where it came from, linked;
+// instance; why it failed and its retries; queued, started, finished, duration; tokens and cost when
+// the agent reported them; the agent session it used or resumed), why it waits while queued (a
+// retry: until when), re-run and cancel, and exactly its own messages, growing live (a
 // virtualized transcript with search, so a run of 10,000 lines stays light; a host its sandbox
 // refused is one click from allowed).
 import { useEffect, useState } from 'react';
@@ -9,9 +10,9 @@ import { Badge, Empty, ErrorLine, formatTime, useAction } from '../../ui/widgets
 import { RunNotifications } from './RunNotifications';
 import { Transcript } from './Transcript';
 import { useApp } from '../../lib/app-context';
-import { formatUsage, usageOf } from './usage';
+import { type Usage, formatUsage, usageOf } from './usage';
+import { RetryFacts, RetryWait, RunOutcome } from './RunReliability';
 import { formatDuration } from '../../../../shared/format';
-
 
 /** Where a run came from, in words, and where to see that source. */
 function useSource(run: Run): { label: string; name: string; href: string | undefined } {
@@ -27,11 +28,17 @@ function useSource(run: Run): { label: string; name: string; href: string | unde
   return { label: 'a prompt to the instance', name: 'chat', href: `#/chat/${run.instanceId}/${run.threadId}` };
 }
 
+/** The usage recorded on the run itself; undefined when none was (older runs: read from its last line). */
+function reportedUsage(run: Run): Usage | undefined {
+  if (run.costUsd == null && run.inputTokens == null && run.outputTokens == null) return undefined;
+  return { ...(run.costUsd != null && { costUsd: run.costUsd }), ...(run.inputTokens != null && { inputTokens: run.inputTokens }), ...(run.outputTokens != null && { outputTokens: run.outputTokens }) };
+}
+
 function Facts({ run }: { run: Run }) {
   const { instances, runMessages } = useApp();
   const source = useSource(run);
   const instance = instances.find((each) => each.id === run.instanceId);
-  const usage = usageOf(runMessages[run.id] ?? []);
+  const usage = reportedUsage(run) ?? usageOf(runMessages[run.id] ?? []);
   const figures = usage && formatUsage(usage);
   const duration = run.startedAt && run.finishedAt ? formatDuration(Date.parse(run.finishedAt) - Date.parse(run.startedAt)) : undefined;
   return (
@@ -48,6 +55,7 @@ function Facts({ run }: { run: Run }) {
           </dd>
         </>
       )}
+      <RetryFacts run={run} />
       <dt>Queued</dt>
       <dd>{formatTime(run.createdAt)}</dd>
       <dt>Started</dt>
@@ -113,9 +121,11 @@ export function RunView({ id }: { id: string }) {
         <button onClick={() => void action.run(async () => navigate(`/runs/${(await rerun(run)).id}`))} disabled={action.busy}>Re-run</button>
         {active && <button className="danger" onClick={() => void action.run(() => cancelRun(run.id))}>Cancel</button>}
       </div>
+      <RunOutcome run={run} />
       <Facts run={run} />
       {!active && <RunNotifications run={run} />}
       <ErrorLine message={action.error?.message} />
+      <RetryWait run={run} />
       {run.status === 'queued' && <Waiting run={run} />}
       {run.error && <div className="card error">{run.error}</div>}
       {!messages ? (

@@ -1,9 +1,10 @@
-// Runs: the recent runs (filtered by status, source and instance, paged with “Load more”), and one thread (an automation's or a webhook's history) as a transcript
+// Runs: the recent runs with what their agents reported of them (filtered by status, source and instance, paged with “Load more”), and one thread (an automation's or a webhook's history) as a transcript
 // that grows while it runs. One run's page is Run.tsx.
 import { useEffect } from 'react';
 import type { Run } from '../../../../shared/contract';
 import { RunFilters } from './RunFilters';
 import { Turns } from './Turns';
+import { OutcomeBadge } from './OutcomeBadge';
 import { Badge, Empty, ErrorLine, Time, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 import { visibleRuns } from './run-list-slice';
@@ -40,15 +41,15 @@ export function RunList() {
         <Empty title={runPage === undefined ? 'Loading…' : 'No runs match'}>{runPage === undefined ? '' : 'Try another status, source or instance.'}</Empty>
       ) : (
         <table className="runs">
-          <thead><tr><th>Started</th><th>Status</th><th>Source</th><th>Instance</th><th>Prompt</th></tr></thead>
+          <thead><tr><th>Started</th><th>Status</th><th>Source</th><th>Instance</th><th>Summary or prompt</th></tr></thead>
           <tbody>
             {shown.map((run) => (
               <tr key={run.id}>
                 <td><a href={`#/runs/${run.id}`}><Time iso={run.startedAt ?? run.createdAt} /></a></td>
-                <td><Badge status={run.status} /></td>
+                <td><Badge status={run.status} />{run.outcome && <> <OutcomeBadge outcome={run.outcome} /></>}</td>
                 <td><span className={`tag ${sourceTag(run)}`}>{sourceTag(run)}</span> {run.source}</td>
                 <td>{nameOf(run.instanceId)}</td>
-                <td className="hint prompt">{run.prompt.slice(0, 90)}</td>
+                <td className="hint prompt">{run.summary ? <strong className="summary">{run.summary}</strong> : run.prompt.slice(0, 90)}</td>
               </tr>
             ))}
           </tbody>

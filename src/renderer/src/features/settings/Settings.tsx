@@ -98,9 +98,11 @@ export function Settings() {
           <select value={settings.notifications.on} onChange={(event) => void save({ notifications: { on: event.target.value as NotificationPolicy } }, 'Notifications')}>
             <option value="all">Always</option>
             <option value="failures">Only when it fails</option>
+            <option value="attention">When it fails or needs attention</option>
             <option value="none">Never</option>
           </select>
         </Field>
+        {numberField('notifications.unhealthyAfter', 'Call an automation failing after this many failed runs in a row', settings.notifications.unhealthyAfter, 1, 100, (value) => ({ notifications: { unhealthyAfter: value ?? 3 } }))}
         {desktop && <label className="switch"><input type="checkbox" checked={settings.desktop.launchAtLogin} onChange={(event) => void save({ desktop: { launchAtLogin: event.target.checked } }, 'Launch at login')} /> Launch Steward at login</label>}
         <div style={{ marginTop: 8 }}>
           <label className="switch"><input type="checkbox" checked={paused} onChange={(event) => void action.run(() => setPaused(event.target.checked))} /> Pause all automations</label>

@@ -1,13 +1,14 @@
 // The webhook form: name, sender preset (at creation), template (with a warning while it does not
 // use the payload), payload limit, filter, fencing, signature check (saved as shown, or not at all),
-// instance, memory, notify.
+// instance, memory, notify, retries.
 import { useState } from 'react';
-import { type Memory, type NotifyOverride, type Sender, type Webhook, senders } from '../../../../shared/contract';
+import { type Memory, type NotifyOverride, type Sender, type Webhook, noRetry, senders } from '../../../../shared/contract';
 import { senderPresets } from '../../../../shared/webhook-senders';
 import { parseTemplate, usesPayload } from '../../../../shared/webhook-template';
 import { useApp } from '../../lib/app-context';
 import { InstanceField, useDefaultInstanceId } from '../instances/InstanceField';
 import { type ShownCheck, SignatureField, signatureOf } from './SignatureField';
+import { RetryFields, useRetryDraft } from '../reliability/RetryFields';
 import { ErrorLine, Field, MemoryField, NotifyField, useAction, useEscape } from '../../ui/widgets';
 
 const genericTemplate = 'A delivery arrived:\n\n{{payload}}';
@@ -31,6 +32,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   const [notify, setNotify] = useState<NotifyOverride>(webhook?.notify ?? 'default');
   const [memory, setMemory] = useState<Memory>(webhook?.memory ?? 'fresh');
   const [filterError, setFilterError] = useState<string>();
+  const retryDraft = useRetryDraft(webhook?.retry ?? noRetry);
   const action = useAction();
 
   const chooseSender = (next: Sender) => {
@@ -57,8 +59,9 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
     // What the check shows is what is saved, or nothing is.
     const signature = signatureOf(check, webhook?.signature);
     setCheckError(signature.problem);
-    if (signature.problem) return;
-    const body: Record<string, unknown> = { name, promptTemplate, notify, memory, filter: conditions, fencePayload, ...(instanceId ? { instanceId } : {}) };
+    const retry = retryDraft.ready();
+    if (signature.problem || !retry) return;
+    const body: Record<string, unknown> = { name, promptTemplate, notify, memory, retry, filter: conditions, fencePayload, ...(instanceId ? { instanceId } : {}) };
     if (!webhook) body.sender = sender;
     if (maxPayloadBytes.trim() !== '') body.maxPayloadBytes = Number(maxPayloadBytes);
     if (signature.value !== undefined) body.signature = signature.value;
@@ -67,7 +70,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   };
 
   const usesThePayload = usesPayload(parseTemplate(promptTemplate).value);
-  const fields = ['name', 'promptTemplate', 'instanceId', 'notify', 'memory', 'maxPayloadBytes', 'filter', 'signature', 'sender'];
+  const fields = ['name', 'promptTemplate', 'instanceId', 'notify', 'memory', 'maxPayloadBytes', 'filter', 'signature', 'sender', 'retry'];
   return (
     <form className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
@@ -102,6 +105,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
       <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} />
       <MemoryField value={memory} onChange={setMemory} error={action.errorFor('memory')} />
       <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />
+      <RetryFields retry={retryDraft} errorFor={action.errorFor} />
       <ErrorLine message={action.generalError(fields)} />
       <div className="bar">
         <button className="primary" type="submit" disabled={action.busy}>{webhook ? 'Save' : 'Create webhook'}</button>

@@ -1,0 +1,120 @@
+// The Agenda: today and the next 7 days as a timeline per automation (a table: rows are
+// automations, columns days), each due fire a mark saying what became of it, or for one to come
+// what it may cost; the month's forecast spend and a legend. The table scrolls inside its own box.
+import { useEffect, useState } from 'react';
+import type { AgendaEntry } from '../../../../shared/contract';
+import { type AgendaRow, type Day, agendaRows, countsByKind, daysFrom, kindOf, listedPerCell, markIcons, markKinds, markText, markWords } from './agenda-grid';
+import { formatUsd } from '../reliability/drafts';
+import { Empty, ErrorLine, useAction } from '../../ui/widgets';
+import { useApp } from '../../lib/app-context';
+
+const shownDays = 8;
+const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+
+function Mark({ entry }: { entry: AgendaEntry }) {
+  const kind = kindOf(entry);
+  const time = clock.format(new Date(entry.dueAt));
+  const text = markText(entry);
+  const inner = (
+    <>
+      <span aria-hidden="true">{markIcons[kind]}</span> {time}
+      <span className="visually-hidden">: {text}</span>
+    </>
+  );
+  return (
+    <li className={`mark ${kind}`} title={`${time}: ${text}`}>
+      {entry.runId ? <a href={`#/runs/${entry.runId}`}>{inner}</a> : inner}
+    </li>
+  );
+}
+
+function Cell({ entries }: { entries: AgendaEntry[] | undefined }) {
+  if (!entries) return <td />;
+  if (entries.length <= listedPerCell) {
+    return <td><ul className="marks">{entries.map((entry) => <Mark key={entry.dueAt} entry={entry} />)}</ul></td>;
+  }
+  return (
+    <td>
+      <ul className="marks">
+        {countsByKind(entries).map(([kind, count]) => (
+          <li key={kind} className={`mark ${kind}`}>
+            <span aria-hidden="true">{markIcons[kind]}</span> {count}<span className="visually-hidden"> {markWords[kind]}</span>
+          </li>
+        ))}
+      </ul>
+    </td>
+  );
+}
+
+function Timeline({ rows, days }: { rows: AgendaRow[]; days: Day[] }) {
+  return (
+    <div className="agenda-scroll" role="region" aria-label="Timeline" tabIndex={0}>
+      <table className="agenda">
+        <caption className="visually-hidden">Each automation's fires, today and the next 7 days</caption>
+        <thead>
+          <tr>
+            <th scope="col">Automation</th>
+            {days.map((day) => <th scope="col" key={day.key}>{day.label}</th>)}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.automationId}>
+              <th scope="row"><a href="#/automations">{row.name}</a></th>
+              {days.map((day) => <Cell key={day.key} entries={row.cells[day.key]} />)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Legend() {
+  return (
+    <ul className="legend-list" aria-label="Legend">
+      {markKinds.map((kind) => (
+        <li key={kind} className={`mark ${kind}`}><span aria-hidden="true">{markIcons[kind]}</span> {markWords[kind]}</li>
+      ))}
+    </ul>
+  );
+}
+
+export function Agenda() {
+  const { agenda, automations, loadAgenda } = useApp();
+  const [{ days, from, to }] = useState(() => daysFrom(new Date(), shownDays));
+  const action = useAction();
+  const load = () => void action.run(() => loadAgenda(from.toISOString(), to.toISOString()));
+  // Again whenever an automation changes or one of its runs starts or ends.
+  const changed = automations.map((each) => `${each.updatedAt}${each.lastRunAt}${each.lastRunStatus}`).join();
+  useEffect(load, [changed, loadAgenda]);
+  const rows = agenda ? agendaRows(agenda.entries) : [];
+  const failed = agenda?.entries.filter((entry) => kindOf(entry) === 'failed').length ?? 0;
+  const missed = agenda?.entries.filter((entry) => kindOf(entry) === 'missed').length ?? 0;
+  return (
+    <section aria-labelledby="agenda-title">
+      <div className="bar">
+        <h2 id="agenda-title">Agenda</h2>
+        <span className="spacer" />
+        <button type="button" onClick={load} disabled={action.busy}>Reload</button>
+      </div>
+      {action.error && <ErrorLine message={`The agenda could not be loaded: ${action.error.message}`} />}
+      {agenda && (
+        <>
+          <p data-testid="forecast">
+            {agenda.forecastMonthUsd === null
+              ? 'No forecast yet: no automation’s runs reported a cost.'
+              : <>Forecast for the next 30 days: <strong>about {formatUsd(agenda.forecastMonthUsd)}</strong></>}
+            {(failed > 0 || missed > 0) && <span className="warning-text"> · {failed} failed and {missed} missed today</span>}
+          </p>
+          {rows.length === 0 ? (
+            <Empty title="Nothing due this week">Automations on a schedule show here, each fire on its day.</Empty>
+          ) : (
+            <Timeline rows={rows} days={days} />
+          )}
+          <Legend />
+        </>
+      )}
+    </section>
+  );
+}

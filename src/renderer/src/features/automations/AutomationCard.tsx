@@ -1,0 +1,69 @@
+// One automation's card: name, last run and health, the enabled switch, when it runs (its schedule,
+// or the automation it follows), its next run, its spend, and run now, edit, History and delete.
+import { useEffect, useState } from 'react';
+import type { Automation } from '../../../../shared/contract';
+import { describeCron } from './CronHelper';
+import { HealthBadge } from './HealthBadge';
+import { SpendSummary } from './SpendSummary';
+import { AutomationHistory } from './AutomationHistory';
+import { Badge, ConfirmButton, ErrorLine, Time, useAction } from '../../ui/widgets';
+import { useApp } from '../../lib/app-context';
+
+/** The first of its next runs still ahead, re-derived every few seconds; once all are past, the automation is reloaded. */
+function NextRun({ automation }: { automation: Automation }) {
+  const { refreshAutomation } = useApp();
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 5_000);
+    return () => clearInterval(timer);
+  }, []);
+  const next = automation.nextRuns.find((at) => Date.parse(at) > now);
+  useEffect(() => {
+    if (!next && automation.nextRuns.length > 0) void refreshAutomation(automation.id).catch(() => undefined);
+  }, [next, automation.id, automation.nextRuns.length, refreshAutomation]);
+  return <Time iso={next ?? null} />;
+}
+
+export function AutomationCard({ automation, onEdit }: { automation: Automation; onEdit: () => void }) {
+  const { automations, instances, saveAutomation, deleteAutomation, runAutomation, navigate } = useApp();
+  const [history, setHistory] = useState(false);
+  const action = useAction();
+  const instanceName = instances.find((each) => each.id === automation.instanceId)?.name ?? automation.instanceId;
+  const followed = automation.trigger && automations.find((each) => each.id === automation.trigger?.after.automationId);
+  return (
+    <article className="card" aria-label={automation.name}>
+      <div className="row wrap">
+        <strong>{automation.name}</strong>
+        {automation.lastRunStatus && <Badge status={automation.lastRunStatus} />}
+        <HealthBadge health={automation.health} />
+        <span className="spacer" />
+        <label className="switch">
+          <input type="checkbox" role="switch" checked={automation.enabled} aria-label={`${automation.name} enabled`} onChange={(event) => void action.run(() => saveAutomation(automation.id, { enabled: event.target.checked }))} />
+          {automation.enabled ? 'On' : 'Off'}
+        </label>
+      </div>
+      <div className="hint">
+        {automation.cronExpression === null ? (
+          <>after {followed ? followed.name : 'a deleted automation'} ({automation.trigger?.after.on.join(', ').replace(/_/g, ' ')})</>
+        ) : (
+          <>
+            <code>{automation.cronExpression}</code> {describeCron(automation.cronExpression)} · {automation.timezone}
+          </>
+        )}{' '}
+        · on {instanceName}
+      </div>
+      {automation.cronExpression !== null && (
+        <div className="hint">Next run: <span data-testid="next-run">{automation.enabled ? <NextRun automation={automation} /> : 'paused (off)'}</span> · last run <Time iso={automation.lastRunAt} /></div>
+      )}
+      <SpendSummary automation={automation} />
+      <ErrorLine message={action.error?.message} />
+      <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>
+        <button onClick={() => void action.run(async () => navigate(`/runs/${(await runAutomation(automation.id)).id}`))}>Run now</button>
+        <button onClick={onEdit}>Edit</button>
+        <button aria-expanded={history} onClick={() => setHistory(!history)}>History</button>
+        <ConfirmButton label="Delete" danger question={`Delete ${automation.name}, its history and runs?`} confirm="Delete" onConfirm={() => void action.run(() => deleteAutomation(automation.id))} />
+      </div>
+      {history && <AutomationHistory automation={automation} />}
+    </article>
+  );
+}
