@@ -52,7 +52,7 @@ describe('the Agenda view', () => {
   it('shows each automation’s fires by day, in words, with the forecast and a legend', async () => {
     const asked: CallInput['query'][] = [];
     const { client, unregister } = ipcClientOf(t);
-    const store = createAppStore(withAgenda(client, (query) => ({ from: String(query!.from), to: String(query!.to), entries, forecastMonthUsd: 3.6 }), asked));
+    const store = createAppStore(withAgenda(client, (query) => ({ from: String(query!.from), to: String(query!.to), entries, nextAfter: null, forecastMonthUsd: 3.6 }), asked));
     renderWith(store, <Agenda />);
     const timeline = await screen.findByRole('table');
     // This computer's midnight today to midnight 8 days on.
@@ -89,7 +89,7 @@ describe('the Agenda view', () => {
     const { client, unregister } = ipcClientOf(t);
     const store = createAppStore(withAgenda(client, (query) => {
       if (refuse) throw new ApiError('internal_error', 'The agenda is not built yet.');
-      return { from: String(query!.from), to: String(query!.to), entries: [], forecastMonthUsd: null };
+      return { from: String(query!.from), to: String(query!.to), entries: [], nextAfter: null, forecastMonthUsd: null };
     }, []));
     renderWith(store, <Agenda />);
     expect((await screen.findByRole('alert')).textContent).toBe('The agenda could not be loaded: The agenda is not built yet.');

@@ -10,7 +10,7 @@ export interface AgendaSlice {
 export const agendaSlice: Slice<AgendaSlice> = (set, get) => ({
   agenda: undefined,
   async loadAgenda(from, to) {
-    const { agenda } = await get().client.call('agenda.get', { query: { from, to } });
+    const { agenda } = await get().client.call('agenda.get', { query: { from, to, limit: 10_000 } });
     set({ agenda });
   },
 });
