@@ -10,7 +10,7 @@ export function notifyFinishedRuns(core: Core, openRun: (runId: string) => void)
     if (event.type !== 'run' || ['queued', 'running'].includes(event.run.status)) return;
     const { run } = event;
     const source = run.sourceId ? (core.store.automations.get(run.sourceId) ?? core.store.webhooks.get(run.sourceId)) : undefined;
-    if (!shouldNotify(run, core.services.settings.get().notifications.on, source?.notify) || !Notification.isSupported()) return;
+    if (!shouldNotify(run, core.services.settings.get().notifications.on, source?.notify, core.store.runs.retried(run.id)) || !Notification.isSupported()) return;
     const notification = new Notification(notificationFor(run, source?.name));
     notification.on('click', () => openRun(run.id));
     notification.show();

@@ -3,9 +3,8 @@
 // automation's health alarm.
 import type { Run } from '../../../shared/contract';
 import type { Store } from '../store';
+import { retryAfter } from './retries';
 
 export function afterRun(store: Store, run: Run, at: Date): void {
-  void store;
-  void run;
-  void at;
+  retryAfter(store, run, at);
 }
