@@ -1,7 +1,7 @@
 // Records what each real agent CLI (the pinned ones in .cache/agent-clis) prints when its model
 // server refuses it: HTTP 429, 529, a dropped connection, and (Claude Code, Codex) a usage limit.
 // The recordings (test/fixtures/<preset>/errors/<case>.stdout, .stderr and .exit, its exit code) are what the runner's
-// error classifier is tested on. Each CLI is told to retry little, and each run is cut at 60 s.
+// error classifier is tested on. Each CLI is told to retry little, and each run is cut at 60 s (OpenCode's at 15 s).
 //   node scripts/record-agent-errors.mjs [preset | preset:case ...]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -89,9 +89,11 @@ const clis = {
       return { args: ['gemini', '--output-format', 'stream-json', '--yolo', '--model', 'gemini-2.5-flash'], env: { GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'test-key', GEMINI_CLI_HOME: geminiHome, GEMINI_CLI_TRUST_WORKSPACE: 'true' } };
     },
   },
+  // OpenCode retries these without end and prints nothing meanwhile: its recordings are cut.
   opencode: {
     wire: 'openai',
     cases: ['429', '529', 'drop'],
+    cutMs: 15_000,
     command(home, url) {
       const config = { autoupdate: false, share: 'disabled', model: 'scripted/coder-1', provider: { scripted: { npm: '@ai-sdk/openai-compatible', name: 'Scripted', options: { baseURL: `${url}/v1`, apiKey: 'sk-scripted' }, models: { 'coder-1': { name: 'Coder 1' } } } } };
       const dir = path.join(home, '.config/opencode');
@@ -105,7 +107,7 @@ const clis = {
 };
 
 async function record(preset, kind) {
-  const { wire, command } = clis[preset];
+  const { wire, command, cutMs: cutAfter = cutMs } = clis[preset];
   const server = await serve(kind, wire);
   const url = `http://127.0.0.1:${server.address().port}`;
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `record-${preset}-`));
@@ -123,7 +125,11 @@ async function record(preset, kind) {
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  const cut = setTimeout(() => process.kill(-child.pid, 'SIGKILL'), cutMs);
+  let wasCut = false;
+  const cut = setTimeout(() => {
+    wasCut = true;
+    process.kill(-child.pid, 'SIGKILL');
+  }, cutAfter);
   const code = await new Promise((resolve) => child.on('close', (exitCode, signal) => resolve(exitCode ?? signal)));
   clearTimeout(cut);
   server.close();
@@ -134,7 +140,8 @@ async function record(preset, kind) {
   const fixed = (text) => text.replaceAll(url, 'http://127.0.0.1:9').replaceAll(home, '/home/me');
   fs.writeFileSync(path.join(dir, `${kind}.stdout`), fixed(stdout));
   fs.writeFileSync(path.join(dir, `${kind}.stderr`), fixed(stderr));
-  fs.writeFileSync(path.join(dir, `${kind}.exit`), `${code}\n`);
+  // `cut`: it was still going when the recording ended.
+  fs.writeFileSync(path.join(dir, `${kind}.exit`), `${wasCut ? 'cut' : code}\n`);
   console.log(`${preset} ${kind}: exit ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s, ${stdout.length} + ${stderr.length} bytes`);
 }
 

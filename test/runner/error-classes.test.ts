@@ -26,8 +26,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The run of a recording played back on an instance of the preset. */
-async function replayed(preset: string, recording: string): Promise<Run> {
-  const agent = { provider: 'command', preset, env: { PATH: `${bin}:${process.env.PATH}`, REPLAY_RECORDING: path.join(fixtures, preset, 'errors', recording) } };
+async function replayed(preset: string, recording: string, timeoutSeconds?: number): Promise<Run> {
+  const agent = { provider: 'command', preset, timeoutSeconds, env: { PATH: `${bin}:${process.env.PATH}`, REPLAY_RECORDING: path.join(fixtures, preset, 'errors', recording) } };
   const created = await t.api('POST', '/api/instances', { name: `${preset} ${recording}`, agent });
   expect(created.status).toBe(201);
   const sent = await t.api('POST', '/api/runs', { instanceId: created.body.instance.id, prompt: 'Say hello.' });
@@ -49,15 +49,19 @@ const cases: [preset: string, recording: string, errorClass: Run['errorClass']][
   ['gemini', '429', 'rate_limit'],
   ['gemini', '529', 'overloaded'],
   ['gemini', 'drop', 'network'],
-  ['opencode', '429', 'rate_limit'],
-  ['opencode', '529', 'overloaded'],
-  ['opencode', 'drop', 'network'],
 ];
 
 describe('a failed run’s error class, from the real CLIs’ recordings', () => {
   it.each(cases)('%s %s → %s', async (preset, recording, errorClass) => {
     const run = await replayed(preset, recording);
     expect(run, JSON.stringify(run)).toMatchObject({ status: 'failed', errorClass });
+  });
+
+  // OpenCode 1.18 retries a 429, a 529 and a dropped connection without end, saying nothing: the
+  // run's timeout ends it.
+  it.each(['429', '529', 'drop'])('opencode %s → timeout, when the run times out', async (recording) => {
+    const run = await replayed('opencode', recording, 1);
+    expect(run, JSON.stringify(run)).toMatchObject({ status: 'timed_out', errorClass: 'timeout' });
   });
 
   it('keeps the reset time of a usage limit where the CLI said it: Claude Code’s rate_limit_event, Codex’s "try again at"', async () => {
