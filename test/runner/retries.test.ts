@@ -69,7 +69,7 @@ describe('an automation with retries', () => {
     expect((await t.api('GET', `/api/runs/${second.id}`)).body.queue).toMatchObject({ reason: 'retry_wait', message: `Waits to retry until ${second.startAfter}.` });
 
     // Not a moment early; and meanwhile another run of the same instance is not held up behind it.
-    clock.advanceTo(Date.parse(second.startAfter!) - 1);
+    clock.advanceTo(new Date(Date.parse(second.startAfter!) - 1));
     const other = await settled(t, (await t.api('POST', '/api/runs', { instanceId, prompt: 'Something else' })).body.run.id);
     expect(other.status).toBe('failed');
     await aMoment();
@@ -148,7 +148,7 @@ describe('an automation with retries', () => {
     expect(first.errorClass).toBe('network');
     const second = await retryOf(first);
     expect((await t.api('POST', `/api/runs/${second.id}/cancel`)).body.run.status).toBe('cancelled');
-    clock.advanceTo(Date.parse(second.startAfter!) + 1000);
+    clock.advanceTo(new Date(Date.parse(second.startAfter!) + 1000));
     await aMoment();
     expect((await t.api('GET', `/api/runs/${second.id}`)).body.run.status).toBe('cancelled');
   });

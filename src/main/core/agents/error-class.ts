@@ -49,10 +49,11 @@ const months = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
 export function resetTimeIn(text: string): string | undefined {
   const at = /try again at (\w{3})\w* (\d{1,2})\w*,? (\d{4}),? (\d{1,2}):(\d{2}) ?(AM|PM)?/i.exec(text);
   if (!at) return undefined;
-  const [, month, day, year, hour, minute, half] = at;
-  const monthIndex = months.indexOf(month!.toLowerCase());
+  const [, month = '', day, year, hour, minute, half] = at;
+  const monthIndex = months.indexOf(month.toLowerCase());
   if (monthIndex === -1) return undefined;
-  const hours = (Number(hour) % 12) + (half?.toUpperCase() === 'PM' ? 12 : half ? 0 : Number(hour) - (Number(hour) % 12));
+  // 12 AM is midnight, 12 PM noon; without AM or PM the hour is on the 24-hour clock.
+  const hours = half ? (Number(hour) % 12) + (half.toUpperCase() === 'PM' ? 12 : 0) : Number(hour);
   const date = new Date(Number(year), monthIndex, Number(day), hours, Number(minute));
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }

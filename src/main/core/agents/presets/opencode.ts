@@ -72,11 +72,12 @@ function parser(): StreamParser {
       case 'step_finish':
         events.push(...stepFinished(part, raw));
         break;
-      case 'error':
+      case 'error': {
         ended = true;
         const why = errorMessage(asRecord(raw.error));
         events.push({ type: 'system', text: withFigures(`OpenCode failed: ${why}`), raw, failed: true, ...hintOf(why) });
         break;
+      }
     }
     return events;
   }
