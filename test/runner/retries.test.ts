@@ -70,7 +70,12 @@ describe('an automation with retries', () => {
 
     // Not a moment early; and meanwhile another run of the same instance is not held up behind it.
     clock.advanceTo(new Date(Date.parse(second.startAfter!) - 1));
-    const other = await settled(t, (await t.api('POST', '/api/runs', { instanceId, prompt: 'Something else' })).body.run.id);
+    // Queued while the instance is stopped, it is first in line: the waiting retry is not ahead of it.
+    expect((await t.api('POST', `/api/instances/${instanceId}/stop`)).status).toBe(200);
+    const otherId = (await t.api('POST', '/api/runs', { instanceId, prompt: 'Something else' })).body.run.id;
+    expect((await t.api('GET', `/api/runs/${otherId}`)).body.queue).toMatchObject({ position: 1, reason: 'instance_stopped' });
+    expect((await t.api('POST', `/api/instances/${instanceId}/start`)).status).toBeLessThan(300);
+    const other = await settled(t, otherId);
     expect(other.status).toBe('failed');
     await aMoment();
     expect((await t.api('GET', `/api/runs/${second.id}`)).body.run.status).toBe('queued');

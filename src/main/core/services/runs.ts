@@ -81,7 +81,7 @@ export function createRunsService(context: ServiceContext, runsQueued: () => voi
     queueOf(run: Run): RunQueue | null {
       if (run.status !== 'queued') return null;
       return store.read(() => {
-        const position = store.runs.queuedAhead(run) + 1;
+        const position = store.runs.queuedAhead(run, context.now().toISOString()) + 1;
         const instance = store.instances.get(run.instanceId);
         const running = store.runs.running();
         const blocking = running.find((each) => each.instanceId === run.instanceId);

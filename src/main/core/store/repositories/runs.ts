@@ -137,9 +137,9 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
   );
   const countByStatus = db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM runs WHERE status = ? LIMIT ?)');
   const running = db.prepare<[], RunRow>(`SELECT ${columns} FROM runs WHERE status = 'running'`);
-  // The queue's order is the claim's: oldest first, ties by id.
-  const queuedAhead = db.prepare<[string, string, string, string], { n: number }>(
-    "SELECT count(*) AS n FROM runs WHERE instance_id = ? AND status = 'queued' AND (created_at < ? OR (created_at = ? AND id < ?))",
+  // The queue's order is the claim's: oldest first, ties by id; a retry waiting for its time is not ahead.
+  const queuedAhead = db.prepare<[string, string, string, string, string], { n: number }>(
+    "SELECT count(*) AS n FROM runs WHERE instance_id = ? AND status = 'queued' AND (created_at < ? OR (created_at = ? AND id < ?)) AND (start_after IS NULL OR start_after <= ?)",
   );
   const attemptOf = db.prepare<[string], { attempt: number }>('SELECT attempt FROM runs WHERE id = ?');
   const setAttempt = db.prepare<[number, string]>('UPDATE runs SET attempt = ? WHERE id = ?');
@@ -167,8 +167,8 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     /** How many runs have this status, counting no further than `cap`. */
     count: (status: RunStatus, cap: number): number => countByStatus.get(status, cap)?.n ?? 0,
     running: (): Run[] => running.all().map(toRun),
-    /** How many queued runs of its instance start before this one. */
-    queuedAhead: (run: Run): number => queuedAhead.get(run.instanceId, run.createdAt, run.createdAt, run.id)?.n ?? 0,
+    /** How many queued runs of its instance start before this one, as things stand at `now`. */
+    queuedAhead: (run: Run, now: string): number => queuedAhead.get(run.instanceId, run.createdAt, run.createdAt, run.id, now)?.n ?? 0,
     attempt: (id: string): number => attemptOf.get(id)?.attempt ?? 1,
     setAttempt: (id: string, attempt: number): void => void setAttempt.run(attempt, id),
 
