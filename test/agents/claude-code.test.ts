@@ -27,13 +27,16 @@ const sleepCommand = `sleep 307.${process.pid}`;
 /** Claude Sonnet 4.5's list prices in dollars per million tokens, which Claude Code counts with. */
 const price = { input: 3, cacheWrite: 3.75, cacheRead: 0.3, output: 15 };
 
+/** What a user puts in the instance's env to point Claude Code at the scripted server. */
+let claudeEnv: Record<string, string>;
+
 beforeAll(async () => {
   model = await startAnthropicServer();
   configDir = tempDir('steward-claude-config-');
   // Its temp folder (background output, probes) under the suite's, short: it holds sockets.
   claudeTmp = tempDir('stw-cc-');
   agents = await startAgentDaemon();
-  const env = {
+  claudeEnv = {
     ANTHROPIC_BASE_URL: model.baseUrl,
     ANTHROPIC_API_KEY: 'test-key',
     ANTHROPIC_MODEL: 'claude-sonnet-4-5',
@@ -45,7 +48,7 @@ beforeAll(async () => {
     DISABLE_TELEMETRY: '1',
     DISABLE_ERROR_REPORTING: '1',
   };
-  const created = await agents.api('POST', '/api/instances', { name: 'Claude', agent: { provider: 'command', preset: 'claude-code', env } });
+  const created = await agents.api('POST', '/api/instances', { name: 'Claude', agent: { provider: 'command', preset: 'claude-code', env: claudeEnv } });
   expect(created.status).toBe(201);
   instance = await ready(created.body.instance.id);
   expect(instance.status, JSON.stringify(instance)).not.toBe('error');
@@ -193,6 +196,17 @@ describe('claude-code', () => {
     const texts = (await linesOf(run)).map((line) => line.displayText);
     expect(texts.indexOf(retry.displayText)).toBeLessThan(texts.indexOf('Recovered.'));
     expect(texts.filter((text) => /Claude Code failed|API Error/.test(text))).toEqual([]);
+  });
+
+  it('ends a run the API keeps refusing as overloaded (HTTP 529) with errorClass overloaded', async () => {
+    // One retry of its own, not ten with backoff: the run ends in seconds.
+    const agent = { provider: 'command', preset: 'claude-code', env: { ...claudeEnv, CLAUDE_CODE_MAX_RETRIES: '1' } };
+    const capped = await ready((await agents.api('POST', '/api/instances', { name: 'Claude, one retry', agent })).body.instance.id);
+    model.script([{ status: 529 }, { status: 529 }]);
+    const run = await agents.send(capped.id, 'Say something despite the load');
+    const done = await agents.settled(run.id);
+    expect(done, JSON.stringify(done)).toMatchObject({ status: 'failed', errorClass: 'overloaded' });
+    expect((await linesOf(done)).map((line) => line.displayText)).toContainEqual(expect.stringMatching(/^Claude Code: API Error: 529 Overloaded\./));
   });
 
   it("calls Steward's MCP server, which the run was given with a key of its own: an automation on its instance, its result back to the model", async () => {

@@ -85,6 +85,12 @@ describe('notifications', () => {
     expect(shouldNotify(run('cancelled'), 'all', 'all')).toBe(false);
   });
 
+  it('stay quiet for a failed run that is retried: its last attempt tells', () => {
+    expect(shouldNotify(run('failed'), 'failures', 'default', true)).toBe(false);
+    expect(shouldNotify(run('timed_out'), 'all', 'all', true)).toBe(false);
+    expect(shouldNotify(run('failed'), 'failures', 'default', false)).toBe(true);
+  });
+
   it('name what ran and why it failed', () => {
     expect(notificationFor(run('succeeded'), 'Nightly digest')).toEqual({ title: 'Nightly digest finished', body: 'Summarise the night' });
     expect(notificationFor(run('timed_out', { error: 'The agent ran past its timeout and was stopped.' }), 'Deploys')).toEqual({ title: 'Deploys timed out', body: 'The agent ran past its timeout and was stopped.' });

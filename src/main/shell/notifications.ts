@@ -22,7 +22,7 @@ export function notifyFinishedRuns(core: Core, open: (route: string) => void): (
     if (event.type !== 'run' || ['queued', 'running'].includes(event.run.status)) return;
     const { run } = event;
     const source = run.sourceId ? (core.store.automations.get(run.sourceId) ?? core.store.webhooks.get(run.sourceId)) : undefined;
-    if (!shouldNotify(run, setting, source?.notify)) return;
+    if (!shouldNotify(run, setting, source?.notify, core.store.runs.retried(run.id))) return;
     const notification = new Notification(notificationFor(run, source?.name));
     notification.on('click', () => open(`/runs/${run.id}`));
     notification.show();

@@ -88,7 +88,7 @@ export const ThreadSummary = z.object({
 });
 export type ThreadSummary = z.infer<typeof ThreadSummary>;
 
-export const queueReasons = ['instance_stopped', 'instance_provisioning', 'instance_busy', 'behind_others', 'runner_full', 'starting'] as const;
+export const queueReasons = ['retry_wait', 'instance_stopped', 'instance_provisioning', 'instance_busy', 'behind_others', 'runner_full', 'starting'] as const;
 
 export const RunQueue = z
   .object({

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { AgentConfig } from '../../../shared/contract';
+import type { ErrorHint } from './error-class';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
 import { findExecutable } from './find-executable';
 import { parseLine, presets } from './presets';
@@ -141,8 +142,10 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
   const lines = createInterface({ input: child.stdout });
   // What the stream itself said of a failure: a CLI that exits 0 all the same still fails the run.
   let reportedFailure: string | undefined;
+  let hint: ErrorHint | undefined;
   const emit = (event: AgentEvent) => {
     if (event.type === 'system' && event.failed) reportedFailure = event.text;
+    if (event.type === 'system' && event.errorClass) hint = { errorClass: event.errorClass, resetsAt: event.resetsAt };
     launch.onEvent(event);
   };
   lines.on('line', (line) => {
@@ -178,7 +181,7 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
         const exitedWith = `The agent exited with ${signal ? `signal ${signal}` : `code ${code}`}`;
         const why = words ?? (killedByUs ? undefined : reportedFailure);
         const failure = code === 0 ? (killedByUs ? undefined : reportedFailure) : why && `${exitedWith}: ${why}`;
-        resolve({ code, signal, stderr, waitedForInput: stoppedAsking, failure, failureShown: failure !== undefined && why === reportedFailure && reportedFailure !== undefined ? reportedFailure : undefined });
+        resolve({ code, signal, stderr, waitedForInput: stoppedAsking, failure, failureShown: failure !== undefined && why === reportedFailure && reportedFailure !== undefined ? reportedFailure : undefined, hint });
       });
     });
   });

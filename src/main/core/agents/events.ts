@@ -1,6 +1,8 @@
 // What an agent says and does, as the runner records it: each event becomes a thread message and
 // an activity line. Providers translate their own output into these.
+import type { ErrorClass } from '../../../shared/contract';
 import type { SandboxRun } from '../sandbox/sandbox-run';
+import type { ErrorHint } from './error-class';
 import type { StewardServer } from './steward-server';
 
 export type AgentEvent =
@@ -10,8 +12,12 @@ export type AgentEvent =
   | { type: 'assistant_chunk'; text: string; raw: unknown }
   | { type: 'tool_call'; name: string; input: unknown; raw: unknown }
   | { type: 'tool_result'; output: string; isError: boolean; raw: unknown }
-  /** `failed`: the CLI's stream says the run failed, whatever its exit code (some exit 0 anyway). */
-  | { type: 'system'; text: string; raw: unknown; failed?: boolean }
+  /**
+   * `failed`: the CLI's stream says the run failed, whatever its exit code (some exit 0 anyway).
+   * `errorClass` (and `resetsAt`, ISO 8601): why, where the stream says it; should the run fail,
+   * the last of these hints is its error class.
+   */
+  | { type: 'system'; text: string; raw: unknown; failed?: boolean; errorClass?: ErrorClass | undefined; resetsAt?: string | undefined }
   /** The CLI's own session id (Claude Code `session_id`, Codex `thread_id`, ...): a later run of the thread resumes it. */
   | { type: 'session'; id: string; raw: unknown };
 
@@ -27,6 +33,8 @@ export interface AgentExit {
   failure?: string | undefined;
   /** The part of `failure` its stream already showed as a line of the run: the run's last line need not say it again. */
   failureShown?: string | undefined;
+  /** Why it failed, where its stream or its own error said so (the last hint its stream gave). */
+  hint?: ErrorHint | undefined;
 }
 
 export interface AgentProcess {

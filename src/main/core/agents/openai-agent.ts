@@ -6,6 +6,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { type AgentConfig, type McpServerConfig, mergeMcpServers, openAiToolGroups } from '../../../shared/contract';
 import type { Dispatch } from '../dispatch';
+import { type ErrorHint, classOfStatus, hintOf } from './error-class';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
 import { createMcpTools } from './mcp-tools';
 import { describeUsage, finished } from './presets/common';
@@ -170,7 +171,7 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
     .catch(async (error: unknown): Promise<AgentExit> => {
       if (abort.signal.aborted) return { code: null, signal: 'SIGTERM', stderr: '' };
       const { default: OpenAiClient } = await import('openai');
-      return { code: 1, signal: null, stderr: '', failure: describeFailure(error, agent, OpenAiClient) };
+      return { code: 1, signal: null, stderr: '', failure: describeFailure(error, agent, OpenAiClient), hint: hintOfFailure(error, OpenAiClient) };
     })
     // However it ended (done, failed, cancelled, timed out), no MCP server outlives the run.
     .then(async (exit) => {
@@ -178,6 +179,16 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
       return exit;
     });
   return { exited, kill: () => abort.abort() };
+}
+
+/** Why the model server refused, as the CLI presets classify it: by HTTP status, a usage limit by its words. */
+function hintOfFailure(error: unknown, OpenAI: typeof import('openai').default): ErrorHint | undefined {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return { errorClass: 'timeout' };
+  if (error instanceof OpenAI.APIConnectionError) return { errorClass: 'network' };
+  const byText = hintOf(error instanceof Error ? error.message : String(error));
+  if (byText?.errorClass === 'usage_limit') return byText; // OpenAI's insufficient_quota is a 429 too
+  const byStatus = error instanceof OpenAI.APIError ? classOfStatus(error.status) : undefined;
+  return byStatus ? { errorClass: byStatus } : byText;
 }
 
 function describeFailure(error: unknown, agent: OpenAiAgent, OpenAI: typeof import('openai').default): string {

@@ -61,6 +61,7 @@ const template: ErrorNote[] = [
   ['missing_payload_placeholder', '`promptTemplate` uses neither `{{payload}}` nor a `{{payload.…}}` field.'],
   ['invalid_template', 'A malformed placeholder in `promptTemplate` or `idempotencyKey` (`{{payload..a}}`, a refused header).'],
 ];
+const notRetryable: ErrorNote = ['not_retryable', '`retry.on` names `auth` or `agent_error`: a refused key and the agent\'s own error fail the same way again.'];
 const depth: ErrorNote = ['run_depth_limit', 'Called with a run\'s key whose run is already `runner.maxRunDepth` deep.'];
 const queueFull: ErrorNote = ['queue_full', 'More than `runner.maxQueued` runs wait (`Retry-After: 30`).'];
 const disabled: ErrorNote = ['webhook_disabled', 'The webhook is disabled.'];
@@ -74,11 +75,11 @@ const trigger: ErrorNote[] = [
 
 /** Per operation: [error code, when], beside the errors every operation of its kind answers. */
 const stated: Partial<Record<OperationName, ErrorNote[]>> = {
-  'automations.create': [noInstance, ...cron, depth],
-  'automations.update': [noInstance, ...cron],
+  'automations.create': [noInstance, ...cron, depth, notRetryable],
+  'automations.update': [noInstance, ...cron, notRetryable],
   'agenda.get': [['invalid_field', '`to` more than 35 days after `from` or not after it, or an `after` that is no page\'s `nextAfter`.']],
-  'webhooks.create': [noInstance, ...template, ['missing_field', '`promptTemplate` with a `generic` sender, or `signature.scheme` where the sender has none.'], depth],
-  'webhooks.update': [noInstance, ...template],
+  'webhooks.create': [noInstance, ...template, ['missing_field', '`promptTemplate` with a `generic` sender, or `signature.scheme` where the sender has none.'], depth, notRetryable],
+  'webhooks.update': [noInstance, ...template, notRetryable],
   'webhooks.test': [disabled, queueFull],
   'webhooks.trigger': [
     ['invalid_json', 'A body sent as `application/json` that does not parse.'],

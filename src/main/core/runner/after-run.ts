@@ -4,7 +4,10 @@
 import type { Run } from '../../../shared/contract';
 import { checkAlarm } from '../services/automation-alarms';
 import type { Store } from '../store';
+import { retryAfter } from './retries';
 
 export function afterRun(store: Store, run: Run, at: Date): void {
-  if (run.source === 'automation' && run.sourceId !== null) checkAlarm(store, run.sourceId, at);
+  retryAfter(store, run, at);
+  // A failure that is retried is not yet the fire's outcome: its last attempt's is.
+  if (run.source === 'automation' && run.sourceId !== null && !store.runs.retried(run.id)) checkAlarm(store, run.sourceId, at);
 }

@@ -4,14 +4,16 @@
 // running at start were interrupted (and an automation's is queued once more).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Instance, Message, Run, RunSource, RunStatus } from '../../../shared/contract';
+import type { Instance, Message, Run, RunStatus } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { oneLine } from '../../../shared/format';
 import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
 import { startOpenAiAgent } from '../agents/openai-agent';
 import { sweepMarked } from '../agents/process-tree';
+import { classifyFailure } from '../agents/error-class';
 import { afterRun } from './after-run';
 import { createConversations, sessionKindOf } from './conversations';
+import { labelOf } from './run-label';
 import { createRunSandboxes, denialLine } from './run-sandbox';
 import { type RunKeys, createStewardGrants } from './steward-grants';
 import type { SandboxRun } from '../sandbox/sandbox-run';
@@ -23,16 +25,13 @@ import { createCommitBatcher } from '../services/commit-batcher';
 import { readSettings } from '../settings';
 import { enqueueRun } from '../services/run-queue';
 import type { Store } from '../store';
-import type { ActivityKind, ActivityLabel } from '../../../shared/contract';
+import type { ActivityKind } from '../../../shared/contract';
 
 type MessageRole = Message['role'];
 
 /** A run's timeout when its agent sets none. */
 const defaultTimeoutSeconds = 30 * 60;
 
-const labels: Record<RunSource, ActivityLabel> = { automation: 'cron', webhook: 'hook', chat: 'chat', api: 'api' };
-/** An automation's run started by hand (run now, re-run) has no due time: `api`, not `cron`. */
-const labelOf = (run: Run): ActivityLabel => (run.source === 'automation' && run.scheduledFor === null ? 'api' : labels[run.source]);
 
 /** Why a run did not succeed, or null when it did. */
 function failureOf(ending: RunStatus | undefined, exit: AgentExit | { error: string }): string | null {
@@ -84,6 +83,8 @@ export function createRunner(deps: RunnerDeps) {
   let running = false;
   let pumping = false;
   let nudged = false;
+  /** The timer that wakes the runner when the earliest waiting retry may start, and for when. */
+  let wake: { timer: unknown; at: string } | undefined;
   // An agent may print thousands of lines: they are committed in groups, not an fsync each.
   const batcher = createCommitBatcher(store);
   const conversations = createConversations(store);
@@ -156,7 +157,10 @@ export function createRunner(deps: RunnerDeps) {
       .write(() => {
         if (!store.instances.get(run.instanceId)) return;
         store.runs.finish(run.id, status, finishedAt.toISOString(), error, stderr);
-        afterRun(store, store.runs.get(run.id)!, finishedAt);
+        if (status === 'failed' || status === 'timed_out') {
+          const { errorClass, resetsAt } = classifyFailure({ timedOut: status === 'timed_out', hint: 'error' in exit ? undefined : exit.hint, error, stderr });
+          store.runs.setErrorClass(run.id, errorClass, resetsAt ?? null);
+        }
         const seconds = ((finishedAt.getTime() - Date.parse(run.startedAt ?? run.createdAt)) / 1000).toFixed(1);
         // What the agent's stream already said is not said twice: the line keeps the rest (its exit code).
         const shown = 'failureShown' in exit ? exit.failureShown : undefined;
@@ -167,6 +171,8 @@ export function createRunner(deps: RunnerDeps) {
           conversations.forget(run);
           line(run, 'system', `The agent could not resume its session ${run.resumedSessionId}: the thread's next run starts a new conversation.`, { type: 'run.session_dropped', runId: run.id, sessionId: run.resumedSessionId });
         }
+        // Last, so that what it sets going (a retry's "Retrying at …") reads after the run's end.
+        afterRun(store, store.runs.get(run.id)!, finishedAt);
       })
       .catch((failure: unknown) => logger.error({ err: failure, runId: run.id }, 'could not record the end of a run'))
       .finally(() => {
@@ -237,7 +243,7 @@ export function createRunner(deps: RunnerDeps) {
     try {
       while (active.size < maxRunning()) {
         const busy = new Set([...active.values()].map((entry) => entry.run.instanceId));
-        const next = store.runs.claimable(maxRunning() * 4).find((run) => !busy.has(run.instanceId));
+        const next = store.runs.claimable(clock.now().toISOString(), maxRunning() * 4).find((run) => !busy.has(run.instanceId));
         if (!next) break;
         const startedAt = clock.now().toISOString();
         const resumed = conversations.sessionToResume(next);
@@ -254,6 +260,21 @@ export function createRunner(deps: RunnerDeps) {
     } finally {
       pumping = false;
     }
+    armWake();
+  }
+
+  /** One timer, for the earliest queued run that waits for its time (a retry's backoff): the pump runs then. */
+  function armWake(): void {
+    const at = running ? store.runs.nextStartAfter(clock.now().toISOString()) : null;
+    if (wake?.at === at) return;
+    if (wake) clock.clearTimer(wake.timer);
+    wake = undefined;
+    if (at === null) return;
+    const timer = clock.setTimer(() => {
+      if (wake?.timer === timer) wake = undefined;
+      pump();
+    }, Date.parse(at) - clock.now().getTime());
+    wake = { timer, at };
   }
 
   return {
@@ -315,6 +336,7 @@ export function createRunner(deps: RunnerDeps) {
     /** Stops taking runs and ends the ones running; they stay "running" in SQLite and are found interrupted at the next start. */
     async stop(): Promise<void> {
       running = false;
+      armWake();
       const exits: Promise<unknown>[] = [];
       for (const entry of active.values()) {
         if (!entry.agent) continue;

@@ -57,7 +57,8 @@ export function createRunNotifier(context: ServiceContext, dispatcher: Notificat
 
   function notify(runId: string): void {
     const run = store.runs.get(runId);
-    if (!run || !finished.has(run.status)) return;
+    // A failed run that is retried says nothing: its last attempt's end does.
+    if (!run || !finished.has(run.status) || store.runs.retried(run.id)) return;
     const channels = store.notificationChannels.enabled().filter((channel) => channelWants(channel, run));
     if (channels.length === 0) return;
     const notice = runNotice(context, run);

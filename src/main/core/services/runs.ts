@@ -81,12 +81,13 @@ export function createRunsService(context: ServiceContext, runsQueued: () => voi
     queueOf(run: Run): RunQueue | null {
       if (run.status !== 'queued') return null;
       return store.read(() => {
-        const position = store.runs.queuedAhead(run) + 1;
+        const position = store.runs.queuedAhead(run, context.now().toISOString()) + 1;
         const instance = store.instances.get(run.instanceId);
         const running = store.runs.running();
         const blocking = running.find((each) => each.instanceId === run.instanceId);
         const wait = (reason: RunQueue['reason'], message: string): RunQueue => ({ position, reason, message, blockingRunId: blocking?.id ?? null });
         const name = instance?.name ?? run.instanceId;
+        if (run.startAfter && Date.parse(run.startAfter) > context.now().getTime()) return wait('retry_wait', `Waits to retry until ${run.startAfter}.`);
         if (instance?.status === 'stopped') return wait('instance_stopped', `${name} is stopped: the run waits until it is started again.`);
         if (instance?.status === 'provisioning') return wait('instance_provisioning', `${name} is being checked (its agent probed); the run starts once it is ready.`);
         if (blocking) return wait('instance_busy', `${name} is running another run; one run per instance at a time${position > 1 ? `, and ${position - 1} queued before this one` : ''}.`);

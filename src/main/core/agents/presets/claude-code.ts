@@ -5,6 +5,7 @@
 // cost and token counts. Permissions are bypassed: a run never waits for a human. A thread goes on
 // in the same session with `--resume <session_id>`. Checked against the real CLI 2.1.330
 // (test/agents/claude-code.test.ts).
+import { type ErrorHint, classOfStatus, hintOf } from '../error-class';
 import type { AgentEvent } from '../events';
 import { bearer, stewardServerName, writePrivateFile } from '../steward-server';
 import { type Preset, type StreamParser, asRecord, blocks, contentText, describeUsage, finished, text } from './common';
@@ -40,6 +41,26 @@ function retryLine(raw: Record<string, unknown>): string {
   return `${name} is retrying${when ? ` (${when})` : ''}: ${reason}${status === undefined ? '' : ` (HTTP ${status})`}`;
 }
 
+const resetOf = (info: Record<string, unknown>): string | undefined => {
+  const resets = num(info.resetsAt);
+  return resets === undefined ? undefined : new Date(resets * 1000).toISOString();
+};
+
+/**
+ * Why an API call failed, from what Claude Code puts on api_retry lines and on its synthetic
+ * error message: the HTTP status, its own category, a usage limit with its reset time.
+ */
+function apiErrorHint(raw: Record<string, unknown>): ErrorHint | undefined {
+  const limit = asRecord(asRecord(raw.api_error_params).rate_limit_info);
+  if (raw.api_error === 'usage_limit_reached' || limit.status === 'rejected') return { errorClass: 'usage_limit', resetsAt: resetOf(limit) };
+  const byStatus = classOfStatus(num(raw.api_error_status) ?? num(raw.error_status));
+  if (byStatus) return { errorClass: byStatus };
+  if (raw.error === 'authentication_failed') return { errorClass: 'auth' };
+  if (raw.no_response !== undefined) return { errorClass: 'timeout' };
+  if (raw.api_error === 'connection_failed' || raw.error === 'unknown') return { errorClass: 'network' };
+  return undefined;
+}
+
 function compactLine(raw: Record<string, unknown>): string {
   const metadata = asRecord(raw.compact_metadata);
   const before = num(metadata.pre_tokens);
@@ -51,8 +72,8 @@ function compactLine(raw: Record<string, unknown>): string {
 function rateLimitLine(raw: Record<string, unknown>): string | undefined {
   const info = asRecord(raw.rate_limit_info);
   const window = text(info.rateLimitType).replaceAll('_', ' ');
-  const resets = num(info.resetsAt);
-  const until = resets === undefined ? '' : ` until ${new Date(resets * 1000).toISOString()}`;
+  const resets = resetOf(info);
+  const until = resets === undefined ? '' : ` until ${resets}`;
   const used = num(info.utilization);
   if (info.status === 'rejected') return `${name} hit its usage limit${window ? ` (${window})` : ''}${until}`;
   if (info.status === 'allowed_warning') return `${name} is near its usage limit${window ? ` (${window})` : ''}${used === undefined ? '' : `: ${Math.round(used * 100)}% used`}`;
@@ -80,7 +101,7 @@ function parser(): StreamParser {
   /** The API error last shown, so that the result that repeats it does not say it twice. */
   let shownError: string | undefined;
   const tasks = new Map<string, { description: string; background: boolean }>();
-  const system = (line: string | undefined, raw: unknown): AgentEvent[] => (line ? [{ type: 'system', text: line, raw }] : []);
+  const system = (line: string | undefined, raw: unknown, hint?: ErrorHint): AgentEvent[] => (line ? [{ type: 'system', text: line, raw, ...hint }] : []);
 
   function systemLine(raw: Record<string, unknown>): AgentEvent[] {
     switch (raw.subtype) {
@@ -94,7 +115,7 @@ function parser(): StreamParser {
         return events;
       }
       case 'api_retry':
-        return system(retryLine(raw), raw);
+        return system(retryLine(raw), raw, apiErrorHint(raw));
       case 'compact_boundary':
         return system(compactLine(raw), raw);
       case 'status':
@@ -143,7 +164,7 @@ function parser(): StreamParser {
     if (raw.error !== undefined || raw.is_api_error_message === true) {
       // A failed API call, written by the CLI as the model's answer: it is no answer.
       shownError = content.map((block) => text(block.text)).join('\n') || text(raw.error);
-      return system(`${name}: ${shownError}`, raw);
+      return system(`${name}: ${shownError}`, raw, apiErrorHint(raw) ?? hintOf(shownError));
     }
     return content.flatMap((block): AgentEvent[] => {
       if (block.type === 'thinking' && text(block.thinking).trim()) return [{ type: 'system', text: `${name} thinking: ${text(block.thinking)}`, raw }];
@@ -160,7 +181,7 @@ function parser(): StreamParser {
     const errors = Array.isArray(raw.errors) ? raw.errors.filter((error): error is string => typeof error === 'string') : [];
     const reason = errors.join('; ') || text(raw.result) || text(raw.subtype);
     const said = reason && reason !== shownError ? `: ${reason}` : '';
-    return system(`${name} failed${said}${figures ? ` — ${figures}` : ''}`, raw);
+    return system(`${name} failed${said}${figures ? ` — ${figures}` : ''}`, raw, said ? hintOf(reason) : undefined);
   }
 
   return {
@@ -168,8 +189,10 @@ function parser(): StreamParser {
       switch (raw.type) {
         case 'system':
           return systemLine(raw);
-        case 'rate_limit_event':
-          return system(rateLimitLine(raw), raw);
+        case 'rate_limit_event': {
+          const info = asRecord(raw.rate_limit_info);
+          return system(rateLimitLine(raw), raw, info.status === 'rejected' ? { errorClass: 'usage_limit', resetsAt: resetOf(info) } : undefined);
+        }
         case 'assistant':
           return assistant(raw);
         case 'user':

@@ -4,6 +4,7 @@
 // web_search, todo_list, plan and error (a non-fatal warning). Approvals and the sandbox are off
 // (full tool access, unattended); the workspace need not be a git repository. A later run of the
 // thread resumes the session: `codex exec [flags] resume <thread_id> -`.
+import { hintOf } from '../error-class';
 import { stewardServerName } from '../steward-server';
 import type { AgentEvent } from '../events';
 import { type Preset, type StreamParser, asRecord, blocks, contentText, describeUsage, finished, text } from './common';
@@ -22,7 +23,8 @@ function readable(message: unknown): string {
 }
 
 const system = (line: string, raw: unknown): AgentEvent => ({ type: 'system', text: line, raw });
-const failure = (line: string, raw: unknown): AgentEvent => ({ type: 'system', text: line, raw, failed: true });
+/** A failure, with the class its message names ("429 Too Many Requests", "You’ve hit your usage limit … try again at …"). */
+const failure = (line: string, raw: unknown): AgentEvent => ({ type: 'system', text: line, raw, failed: true, ...hintOf(line) });
 
 /** The call of an item that is a tool call: shown when it starts, so a long one shows while it runs. */
 function callOf(item: Raw, raw: Raw): AgentEvent | undefined {

@@ -4,6 +4,7 @@
 // error), error (severity warning or error; non-fatal) and a final result (status, stats with
 // token counts per model). --yolo approves every tool call; the workspace is trusted for the run
 // so that Gemini does not fall back to asking. `--resume <session_id>` continues a session.
+import { hintOf } from '../error-class';
 import type { AgentEvent } from '../events';
 import { geminiHomeWithSteward } from './gemini-home';
 import { type Preset, type StreamParser, asRecord, describeUsage, text, textJoiner } from './common';
@@ -73,7 +74,7 @@ function parser(): StreamParser {
         const stats = asRecord(raw.stats);
         if (raw.status === 'error') {
           const why = readableFailure(text(asRecord(raw.error).message)) || lastError || 'unknown error';
-          return [{ type: 'system', text: `Gemini failed: ${why}`, raw, failed: true }];
+          return [{ type: 'system', text: `Gemini failed: ${why}`, raw, failed: true, ...hintOf(why) }];
         }
         const models = modelsUsed(stats);
         const figures = describeUsage({ inputTokens: stats.input_tokens, outputTokens: stats.output_tokens, totalTokens: stats.total_tokens });

@@ -3,6 +3,7 @@
 // toolCall {status, value {name, arguments}}, toolResponse with toolResult {status, value}),
 // notification (an extension's log or progress), model_change, error and complete (total_tokens).
 // GOOSE_MODE=auto approves every tool call. Streamed text arrives as several messages with one id.
+import { hintOf } from '../error-class';
 import type { AgentEvent } from '../events';
 import { type Preset, type StreamParser, asRecord, blocks, contentText, describeUsage, finished, text, textJoiner } from './common';
 
@@ -48,7 +49,7 @@ function parser(): StreamParser {
         case 'model_change':
           return [...before, { type: 'system', text: `goose switched to ${text(raw.model)}`, raw }];
         case 'error':
-          return [...before, { type: 'system', text: `goose error: ${text(raw.error)}`, raw }];
+          return [...before, { type: 'system', text: `goose error: ${text(raw.error)}`, raw, ...hintOf(text(raw.error)) }];
         case 'complete':
           return [...before, { type: 'system', text: finished('goose', describeUsage({ totalTokens: raw.total_tokens })), raw }];
         default:

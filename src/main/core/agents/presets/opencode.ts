@@ -5,6 +5,7 @@
 // model call each); error ({error: {name, data: {message}}}, and the CLI exits 1).
 // `--auto` approves whatever would ask: unapproved, `run` rejects the tool call and stops the
 // session, yet exits 0. `--session <id>` continues a session.
+import { hintOf } from '../error-class';
 import { bearer, stewardServerName } from '../steward-server';
 import type { AgentEvent } from '../events';
 import { type Preset, type StreamParser, asRecord, describeUsage, finished, parseObject, text } from './common';
@@ -71,10 +72,12 @@ function parser(): StreamParser {
       case 'step_finish':
         events.push(...stepFinished(part, raw));
         break;
-      case 'error':
+      case 'error': {
         ended = true;
-        events.push({ type: 'system', text: withFigures(`OpenCode failed: ${errorMessage(asRecord(raw.error))}`), raw, failed: true });
+        const why = errorMessage(asRecord(raw.error));
+        events.push({ type: 'system', text: withFigures(`OpenCode failed: ${why}`), raw, failed: true, ...hintOf(why) });
         break;
+      }
     }
     return events;
   }

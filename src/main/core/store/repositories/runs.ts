@@ -90,7 +90,10 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, idempotency_key, created_at, replay_of, parent_run_id, depth, retry_of, start_after)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const setErrorClass = db.prepare<[string | null, string]>('UPDATE runs SET error_class = ? WHERE id = ?');
+  const setErrorClass = db.prepare<[string | null, string | null, string]>('UPDATE runs SET error_class = ?, resets_at = ? WHERE id = ?');
+  const resetsAt = db.prepare<[string], { resets_at: string | null }>('SELECT resets_at FROM runs WHERE id = ?');
+  const retried = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM runs WHERE retry_of = ? LIMIT 1');
+  const nextStartAfter = db.prepare<[string], { at: string | null }>("SELECT min(start_after) AS at FROM runs WHERE status = 'queued' AND start_after > ?");
   const setUsage = db.prepare<[number | null, number | null, number | null, string]>('UPDATE runs SET cost_usd = ?, input_tokens = ?, output_tokens = ? WHERE id = ?');
   const setOutcome = db.prepare<[string, string | null, string]>('UPDATE runs SET outcome = ?, summary = ? WHERE id = ?');
   const active = db.prepare<[string], { one: number }>(
@@ -110,22 +113,26 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     "SELECT source_id, avg(cost_usd) AS average FROM runs WHERE source = 'automation' AND created_at >= ? AND cost_usd IS NOT NULL GROUP BY source_id",
   );
   // Its newest finished runs, for the failures in a row; cancelled ones say nothing either way.
+  // A failure that was retried is not counted: its last attempt is.
   const recentEndings = db.prepare<[string, number], { status: RunStatus }>(
-    "SELECT status FROM runs WHERE source_id = ? AND status IN ('succeeded', 'failed', 'timed_out', 'interrupted') ORDER BY created_at DESC, id DESC LIMIT ?",
+    `SELECT status FROM runs r WHERE source_id = ? AND status IN ('succeeded', 'failed', 'timed_out', 'interrupted')
+       AND NOT EXISTS (SELECT 1 FROM runs a WHERE a.retry_of = r.id)
+     ORDER BY created_at DESC, id DESC LIMIT ?`,
   );
 
   const byIdempotencyKey = db.prepare<[string, string, string], RunRow>(
     `SELECT ${columns} FROM runs WHERE source_id = ? AND idempotency_key = ? AND created_at >= ? ORDER BY created_at LIMIT 1`,
   );
 
-  // Per instance that is ready (or broken: its runs fail, saying why) and has nothing running: its oldest queued run.
-  const claimable = db.prepare<[number], RunRow>(
+  // Per instance that is ready (or broken: its runs fail, saying why) and has nothing running: its
+  // oldest queued run that may start now (a retry waiting for its time does not hold up the others).
+  const claimable = db.prepare<{ now: string; limit: number }, RunRow>(
     `SELECT ${columns.split(', ').map((column) => `r.${column}`).join(', ')}
      FROM instances i
-     JOIN runs r ON r.id = (SELECT q.id FROM runs q WHERE q.instance_id = i.id AND q.status = 'queued' ORDER BY q.created_at, q.id LIMIT 1)
+     JOIN runs r ON r.id = (SELECT q.id FROM runs q WHERE q.instance_id = i.id AND q.status = 'queued' AND (q.start_after IS NULL OR q.start_after <= @now) ORDER BY q.created_at, q.id LIMIT 1)
      WHERE i.status IN ('running', 'error')
        AND NOT EXISTS (SELECT 1 FROM runs o WHERE o.instance_id = i.id AND o.status = 'running')
-     ORDER BY r.created_at, r.id LIMIT ?`,
+     ORDER BY r.created_at, r.id LIMIT @limit`,
   );
   const claim = db.prepare<[string, string | null, string]>(
     "UPDATE runs SET status = 'running', started_at = ?, resumed_session_id = ? WHERE id = ? AND status = 'queued'",
@@ -136,16 +143,18 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
   );
   const countByStatus = db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM runs WHERE status = ? LIMIT ?)');
   const running = db.prepare<[], RunRow>(`SELECT ${columns} FROM runs WHERE status = 'running'`);
-  // The queue's order is the claim's: oldest first, ties by id.
-  const queuedAhead = db.prepare<[string, string, string, string], { n: number }>(
-    "SELECT count(*) AS n FROM runs WHERE instance_id = ? AND status = 'queued' AND (created_at < ? OR (created_at = ? AND id < ?))",
+  // The queue's order is the claim's: oldest first, ties by id; a retry waiting for its time is not ahead.
+  const queuedAhead = db.prepare<[string, string, string, string, string], { n: number }>(
+    "SELECT count(*) AS n FROM runs WHERE instance_id = ? AND status = 'queued' AND (created_at < ? OR (created_at = ? AND id < ?)) AND (start_after IS NULL OR start_after <= ?)",
   );
   const attemptOf = db.prepare<[string], { attempt: number }>('SELECT attempt FROM runs WHERE id = ?');
   const setAttempt = db.prepare<[number, string]>('UPDATE runs SET attempt = ? WHERE id = ?');
 
   return {
-    /** Queued runs whose instance is free (not stopped or still provisioning), oldest first. */
-    claimable: (limit: number): Run[] => claimable.all(limit).map(toRun),
+    /** Queued runs that may start at `now` and whose instance is free (not stopped or still provisioning), oldest first. */
+    claimable: (now: string, limit: number): Run[] => claimable.all({ now, limit }).map(toRun),
+    /** The earliest time after `now` that a queued run waits for (a retry's), if any waits. */
+    nextStartAfter: (now: string): string | null => nextStartAfter.get(now)?.at ?? null,
     /** Marks a queued run running, resuming the agent session given; false when it was no longer queued (cancelled meanwhile). */
     claim(id: string, at: string, resumedSessionId: string | null = null): boolean {
       const claimed = claim.run(at, resumedSessionId, id).changes === 1;
@@ -164,8 +173,8 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     /** How many runs have this status, counting no further than `cap`. */
     count: (status: RunStatus, cap: number): number => countByStatus.get(status, cap)?.n ?? 0,
     running: (): Run[] => running.all().map(toRun),
-    /** How many queued runs of its instance start before this one. */
-    queuedAhead: (run: Run): number => queuedAhead.get(run.instanceId, run.createdAt, run.createdAt, run.id)?.n ?? 0,
+    /** How many queued runs of its instance start before this one, as things stand at `now`. */
+    queuedAhead: (run: Run, now: string): number => queuedAhead.get(run.instanceId, run.createdAt, run.createdAt, run.id, now)?.n ?? 0,
     attempt: (id: string): number => attemptOf.get(id)?.attempt ?? 1,
     setAttempt: (id: string, attempt: number): void => void setAttempt.run(attempt, id),
 
@@ -173,11 +182,15 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
       insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, run.scheduledFor, idempotencyKey, run.createdAt, run.replayOf ?? null, run.parentRunId ?? null, run.depth ?? 0, run.retryOf ?? null, run.startAfter ?? null);
       changed(run.id);
     },
-    /** Why the run failed, as read from its agent's stream and stderr. */
-    setErrorClass(id: string, errorClass: ErrorClass | null): void {
-      setErrorClass.run(errorClass, id);
+    /** Why the run failed, as read from its agent's stream and stderr; for a usage limit, when it resets (if the agent said). */
+    setErrorClass(id: string, errorClass: ErrorClass | null, resetsAt: string | null = null): void {
+      setErrorClass.run(errorClass, resetsAt, id);
       changed(id);
     },
+    /** When the usage limit the run failed on resets, as its agent said; null when it said nothing. */
+    resetsAt: (id: string): string | null => resetsAt.get(id)?.resets_at ?? null,
+    /** True once a retry of this run was queued. */
+    retried: (id: string): boolean => retried.get(id) !== undefined,
     /** What the agent reported the run used so far (each report replaces the last). */
     setUsage(id: string, usage: RunUsage): void {
       setUsage.run(usage.costUsd, usage.inputTokens, usage.outputTokens, id);
