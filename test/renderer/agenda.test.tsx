@@ -56,7 +56,7 @@ describe('the Agenda view', () => {
     renderWith(store, <Agenda />);
     const timeline = await screen.findByRole('table');
     // This computer's midnight today to midnight 8 days on.
-    expect(asked[0]).toEqual({ from: at(0, 0), to: at(8, 0) });
+    expect(asked[0]).toEqual({ from: at(0, 0), to: at(8, 0), limit: 10_000 });
     const headers = within(timeline).getAllByRole('columnheader').map((each) => each.textContent);
     expect(headers).toHaveLength(9);
     expect(headers[0]).toBe('Automation');
