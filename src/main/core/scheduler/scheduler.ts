@@ -7,6 +7,7 @@ import { type Schedule, compileSchedule } from '../../../shared/cron';
 import type { Logger } from '../logger';
 import type { Store } from '../store';
 import type { AutomationRecord } from '../store/repositories/automations';
+import { budgetBlock, recordBudgetSkip } from '../services/budgets';
 import { enqueueRun } from '../services/run-queue';
 import type { Clock } from './clock';
 
@@ -60,6 +61,12 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
 
   /** One fire: a run, or a skip with a line when the previous run is still queued or running. */
   function fire(automation: AutomationRecord, scheduledFor: Date, now: Date, late: boolean): void {
+    const block = budgetBlock(store, { instanceId: automation.instanceId, automation }, now);
+    if (block) {
+      recordBudgetSkip(store, block, automation.instanceId, now);
+      setLastFire(automation, scheduledFor);
+      return;
+    }
     if (store.runs.hasActive(automation.id)) {
       systemLine(
         automation,
