@@ -49,9 +49,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     },
     'automations.run': ({ params }) => ({ run: automations.runNow(params.id) }),
     'automations.fires': ({ params, query }) => ({ fires: services.fires.list(params.id, query) }),
-    'automations.spend': () => {
-      throw new AppError('internal_error', 'Spend is not built yet.');
-    },
+    'automations.spend': ({ params }) => ({ spend: services.spend(params.id) }),
     'agenda.get': () => {
       throw new AppError('internal_error', 'The agenda is not built yet.');
     },
