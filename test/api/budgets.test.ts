@@ -115,5 +115,8 @@ describe('GET /api/automations/{id}/spend', () => {
     const { spend } = (await t.api('GET', `/api/automations/${chained.id}/spend`)).body as { spend: Spend };
     expect(spend).toMatchObject({ firesNext30Days: 120, averageCostUsd: null, forecast30DaysUsd: null });
     expect((await t.api('GET', '/api/automations/aut_nope/spend')).status).toBe(404);
+    // Every minute: 43,200 fires in 30 days, counted without walking each one.
+    const busy = await automationNamed('Every minute', { cronExpression: '* * * * *' });
+    expect((await t.api('GET', `/api/automations/${busy.id}/spend`)).body.spend.firesNext30Days).toBe(43_200);
   });
 });

@@ -12,8 +12,8 @@ import { dayOf } from './budget-periods';
 
 const days = 30;
 const dayMs = 24 * 60 * 60 * 1000;
-/** Fires counted ahead: an every-minute schedule has 43,200 in 30 days; more is no better a forecast. */
-const maxFires = 50_000;
+/** Fires counted one by one; a busier schedule (every minute: 43,200 in 30 days) is extrapolated from the span they cover. */
+const maxCounted = 1_000;
 /** How far back a chain is followed to the schedule at its head. */
 const maxChain = 20;
 
@@ -37,14 +37,20 @@ function add(day: SpendDay, run: RunSpend): void {
 
 const average = (values: number[]): number | null => (values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length);
 
+function schedulesAhead(expression: string, timezone: string, now: Date): number {
+  const window = days * dayMs;
+  const fires = compileSchedule(expression, timezone).between(now, new Date(now.getTime() + window), maxCounted);
+  if (fires.length < maxCounted) return fires.length;
+  const covered = fires.at(-1)!.getTime() - now.getTime();
+  return Math.round((fires.length * window) / covered);
+}
+
 /** How many times it fires in the next 30 days: its schedule's, or for a chained one its predecessor's. */
 function firesAhead(store: Store, automation: AutomationRecord, now: Date): number {
   let current: AutomationRecord | undefined = automation;
   for (let link = 0; current && link < maxChain; link++) {
     if (!current.enabled) return 0;
-    if (current.cronExpression !== null) {
-      return compileSchedule(current.cronExpression, current.timezone).between(now, new Date(now.getTime() + days * dayMs), maxFires).length;
-    }
+    if (current.cronExpression !== null) return schedulesAhead(current.cronExpression, current.timezone, now);
     const after: string | undefined = current.trigger?.after.automationId;
     current = after === undefined ? undefined : store.automations.get(after);
   }
