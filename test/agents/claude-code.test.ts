@@ -5,7 +5,7 @@
 // instance for all cases: a Write call into the workspace and its transcript and figures, a thread
 // that resumes the Claude session, an overloaded API that it retries (said live), a cancel in the
 // middle of a Bash command, a call to Steward's own MCP server (a follow-up automation), and a run
-// stopped past its per-run budget (--max-budget-usd).
+// stopped past its per-run budget (--max-budget-usd) while a resumed thread is held to each run's own cost.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -258,6 +258,24 @@ describe('claude-code', () => {
       // The CLI stopped itself at its cap (error_max_budget_usd) before a second call.
       expect(lines, JSON.stringify(lines)).toContainEqual(expect.stringMatching(/^Claude Code failed: Reached maximum budget \(\$0\.5\)/));
       expect(model.turns().length - before).toBe(1);
+    } finally {
+      await agents.api('PATCH', `/api/instances/${instance.id}`, { budget: {} });
+    }
+  });
+
+  it('holds each run of a resumed thread to usdPerRun by its own cost, not the session’s', async () => {
+    expect((await agents.api('PATCH', `/api/instances/${instance.id}`, { budget: { usdPerRun: 0.5 } })).status).toBe(200);
+    try {
+      // $0.30 each: the session has spent $0.60 by the second run's end, each run $0.30.
+      model.script([{ text: ['First.'], usage: { input: 100_000, output: 20 } }]);
+      const first = await agents.settled((await send('First of two')).id);
+      model.script([{ text: ['Second.'], usage: { input: 100_000, output: 20 } }]);
+      const second = await agents.settled((await send('Second of two', first.threadId)).id);
+      expect(second.resumedSessionId).toBe(first.sessionId);
+      for (const run of [first, second]) {
+        expect(run).toMatchObject({ status: 'succeeded', error: null });
+        expect(run.costUsd).toBeCloseTo(0.3003);
+      }
     } finally {
       await agents.api('PATCH', `/api/instances/${instance.id}`, { budget: {} });
     }
