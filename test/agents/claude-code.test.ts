@@ -4,7 +4,8 @@
 // any Anthropic-compatible server; IS_SANDBOX=1 because the suite runs as root). One daemon and one
 // instance for all cases: a Write call into the workspace and its transcript and figures, a thread
 // that resumes the Claude session, an overloaded API that it retries (said live), a cancel in the
-// middle of a Bash command, and a call to Steward's own MCP server (a follow-up automation).
+// middle of a Bash command, a call to Steward's own MCP server (a follow-up automation), and a run
+// stopped past its per-run budget (--max-budget-usd) while a resumed thread is held to each run's own cost.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -249,5 +250,48 @@ describe('claude-code', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(processesMatching(sleepCommand)).toEqual([]);
+  });
+
+  it('stops a run that spends past its per-run budget: Claude Code is given --max-budget-usd and the run ends saying why', async () => {
+    expect((await agents.api('PATCH', `/api/instances/${instance.id}`, { budget: { usdPerRun: 0.5 } })).status).toBe(200);
+    try {
+      // 200,000 input tokens at $3 a million: $0.60 by the first call's end, past $0.50.
+      model.script([
+        { text: ['Reading everything.'], calls: [{ name: 'Bash', input: { command: 'echo one', description: 'Say one' } }], usage: { input: 200_000, output: 20 } },
+        { text: ['Reading more.'], calls: [{ name: 'Bash', input: { command: 'echo two', description: 'Say two' } }], usage: { input: 200_000, output: 20 } },
+        { text: ['Done.'] },
+      ]);
+      const before = model.turns().length;
+      const run = await send('Read everything');
+      const done = await agents.settled(run.id);
+      const lines = (await linesOf(run)).map((line) => line.displayText);
+      expect(done.costUsd, JSON.stringify(lines)).toBeGreaterThan(0.5);
+      // Whichever stops it first, the CLI's own cap or Steward's check of the cost it reported, the run says why.
+      if (done.status === 'cancelled') expect(done.error).toBe(`Cancelled: it spent $${done.costUsd!.toFixed(2)}, past the per-run budget of $0.50 of instance "Claude"`);
+      else expect(done).toMatchObject({ status: 'failed', error: expect.stringMatching(/budget/i) });
+      // The CLI stopped itself at its cap (error_max_budget_usd) before a second call.
+      expect(lines, JSON.stringify(lines)).toContainEqual(expect.stringMatching(/^Claude Code failed: Reached maximum budget \(\$0\.5\)/));
+      expect(model.turns().length - before).toBe(1);
+    } finally {
+      await agents.api('PATCH', `/api/instances/${instance.id}`, { budget: {} });
+    }
+  });
+
+  it('holds each run of a resumed thread to usdPerRun by its own cost, not the session’s', async () => {
+    expect((await agents.api('PATCH', `/api/instances/${instance.id}`, { budget: { usdPerRun: 0.5 } })).status).toBe(200);
+    try {
+      // $0.30 each: the session has spent $0.60 by the second run's end, each run $0.30.
+      model.script([{ text: ['First.'], usage: { input: 100_000, output: 20 } }]);
+      const first = await agents.settled((await send('First of two')).id);
+      model.script([{ text: ['Second.'], usage: { input: 100_000, output: 20 } }]);
+      const second = await agents.settled((await send('Second of two', first.threadId)).id);
+      expect(second.resumedSessionId).toBe(first.sessionId);
+      for (const run of [first, second]) {
+        expect(run).toMatchObject({ status: 'succeeded', error: null });
+        expect(run.costUsd).toBeCloseTo(0.3003);
+      }
+    } finally {
+      await agents.api('PATCH', `/api/instances/${instance.id}`, { budget: {} });
+    }
   });
 });

@@ -23,6 +23,8 @@ function parse(fixture: string): [string, string][] {
         return ['tool_call', `${event.name} ${JSON.stringify(event.input)}`];
       case 'tool_result':
         return [event.isError ? 'tool_error' : 'tool_result', event.output];
+      case 'usage':
+        return ['usage', `${event.inputTokens} in, ${event.outputTokens} out`];
       default:
         return [event.type, event.text];
     }
@@ -43,6 +45,7 @@ describe('gemini stream-json (0.61)', () => {
       // write_file reports a diff for the screen and no text: the result still says something.
       ['tool_result', 'write_file succeeded (no output)'],
       ['assistant', 'One test fails in test/api.test.ts; notes are in notes/ci.md.'],
+      ['usage', '7120 in, 105 out'],
       ['system', 'Gemini finished (gemini-3.8-flash, gemini-3.5-flash-lite) — 7,120 tokens in, 105 out'],
     ]);
   });
@@ -52,6 +55,7 @@ describe('gemini stream-json (0.61)', () => {
       ['session', '096b4949-f3df-45db-9e66-2081ce767fb9'],
       ['system', 'Gemini started (gemini-2.5-flash)'],
       ['assistant', 'test/api.test.ts failed.'],
+      ['usage', '2100 in, 8 out'],
       ['system', 'Gemini finished (gemini-2.5-flash) — 2,100 tokens in, 8 out'],
     ]);
   });
@@ -69,12 +73,15 @@ describe('gemini stream-json (0.61)', () => {
   it('says why a run failed: the API error in words, or the error event before a result that names none', () => {
     expect(parse('gemini-api-error.jsonl').slice(1)).toEqual([
       ['system', 'Gemini started'],
+      // A failed run counts what it used too.
+      ['usage', '50 in, 8 out'],
       ['system', 'Gemini failed: API error 400 (INVALID_ARGUMENT): scripted refusal (400)'],
     ]);
     const empty = 'The model returned an empty response with no text or thoughts. This may be a transient API issue; please try again.';
     expect(parse('gemini-empty-response.jsonl').slice(1)).toEqual([
       ['system', 'Gemini started'],
       ['system', `Gemini error: ${empty}`],
+      ['usage', '3250 in, 8 out'],
       ['system', `Gemini failed: ${empty}`],
     ]);
   });

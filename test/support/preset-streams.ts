@@ -24,10 +24,22 @@ export function shown(event: AgentEvent): string {
       return `${event.isError ? 'error' : 'result'} ${event.output}`;
     case 'session':
       return `session ${event.id}`;
+    case 'usage':
+      return `usage ${JSON.stringify({ costUsd: event.costUsd, inputTokens: event.inputTokens, outputTokens: event.outputTokens })}`;
     default:
       return `${event.type} ${event.text}`;
   }
 }
 
-/** Every event of a recorded stream, as `shown`. */
-export const transcriptOf = (preset: Preset, fixture: string): string[] => parseLines(preset, fixtureLines(fixture)).flat().map(shown);
+/** Every event of a recorded stream that the runner records as a line (usage is not one), as `shown`. */
+export const transcriptOf = (preset: Preset, fixture: string): string[] =>
+  parseLines(preset, fixtureLines(fixture))
+    .flat()
+    .filter((event) => event.type !== 'usage')
+    .map(shown);
+
+/** The usage a recorded stream reports, report by report (each the run's totals so far). */
+export const usageOf = (preset: Preset, fixture: string) =>
+  parseLines(preset, fixtureLines(fixture))
+    .flat()
+    .flatMap((event) => (event.type === 'usage' ? [{ costUsd: event.costUsd, inputTokens: event.inputTokens, outputTokens: event.outputTokens }] : []));

@@ -3,7 +3,6 @@
 // may call take the caller: a run's key manages its own instance only, and what it starts is its child.
 import type { OperationInput, OperationName, OperationOutput, Operations } from '../../shared/contract';
 import { type Caller, assertOwnInstance } from './caller';
-import { AppError } from '../../shared/errors';
 import type { Services } from './services';
 
 /** Operations with a route of their own (the trigger) are not dispatched through the map. */
@@ -49,9 +48,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     },
     'automations.run': ({ params }) => ({ run: automations.runNow(params.id) }),
     'automations.fires': ({ params, query }) => ({ fires: services.fires.list(params.id, query) }),
-    'automations.spend': () => {
-      throw new AppError('internal_error', 'Spend is not built yet.');
-    },
+    'automations.spend': ({ params }) => ({ spend: services.spend(params.id) }),
     'agenda.get': ({ query }) => ({ agenda: services.agenda.get(query) }),
     'scheduler.get': () => ({ scheduler: scheduler.state() }),
     'scheduler.update': ({ body }) => {

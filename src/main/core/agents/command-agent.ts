@@ -64,6 +64,7 @@ function commandLine(agent: CommandAgent, launch: AgentLaunch): CommandLine {
   const preset = presets[agent.preset];
   const parser = preset.parser();
   let args = [...preset.args, ...(agent.args ?? [])];
+  if (launch.maxBudgetUsd !== undefined && preset.withBudget) args = preset.withBudget(args, launch.maxBudgetUsd);
   // Steward's server is added to whatever the user's configuration makes.
   let env = agentEnv(agent);
   if (steward) {

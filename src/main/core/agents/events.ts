@@ -19,7 +19,9 @@ export type AgentEvent =
    */
   | { type: 'system'; text: string; raw: unknown; failed?: boolean; errorClass?: ErrorClass | undefined; resetsAt?: string | undefined }
   /** The CLI's own session id (Claude Code `session_id`, Codex `thread_id`, ...): a later run of the thread resumes it. */
-  | { type: 'session'; id: string; raw: unknown };
+  | { type: 'session'; id: string; raw: unknown }
+  /** What the run has used so far, as its stream reports it (totals, not increments): no line of its own. */
+  | { type: 'usage'; costUsd?: number; inputTokens?: number; outputTokens?: number; raw: unknown };
 
 export interface AgentExit {
   /** null when the process was ended by a signal. */
@@ -55,6 +57,8 @@ export interface AgentLaunch {
   steward?: StewardServer | undefined;
   /** The run's sandbox: every process of the run starts inside it. Absent: they run as the user. */
   sandbox?: SandboxRun | undefined;
+  /** The run's budget in US dollars, for a CLI that can cap its own spend (Claude Code's --max-budget-usd). */
+  maxBudgetUsd?: number | undefined;
   /** How long output may hang on a question before the agent is stopped (default 10 s). */
   inputWaitMs?: number;
   onEvent(event: AgentEvent): void;

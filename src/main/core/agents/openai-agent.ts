@@ -137,6 +137,7 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
           usage.input += chunk.usage.prompt_tokens;
           usage.output += chunk.usage.completion_tokens;
           usage.reported = true;
+          emit({ type: 'usage', inputTokens: usage.input, outputTokens: usage.output, raw: chunk.usage });
         }
         const delta = chunk.choices[0]?.delta;
         if (delta?.content) {

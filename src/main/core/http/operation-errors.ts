@@ -65,6 +65,7 @@ const notRetryable: ErrorNote = ['not_retryable', '`retry.on` names `auth` or `a
 const depth: ErrorNote = ['run_depth_limit', 'Called with a run\'s key whose run is already `runner.maxRunDepth` deep.'];
 const queueFull: ErrorNote = ['queue_full', 'More than `runner.maxQueued` runs wait (`Retry-After: 30`).'];
 const disabled: ErrorNote = ['webhook_disabled', 'The webhook is disabled.'];
+const overBudget = (whose: string): ErrorNote => ['over_budget', `${whose} has spent its day's or month's budget (\`usdPerDay\`, \`tokensPerDay\`, \`usdPerMonth\`); the message names the budget and when it resets.`];
 const trigger: ErrorNote[] = [
   ['invalid_field', 'An `Idempotency-Key` longer than 255 characters.'],
   ['invalid_signature', 'The webhook requires a signature and it is missing, wrong or too old.'],
@@ -80,7 +81,8 @@ const stated: Partial<Record<OperationName, ErrorNote[]>> = {
   'agenda.get': [['invalid_field', '`to` more than 35 days after `from` or not after it, or an `after` that is no page\'s `nextAfter`.']],
   'webhooks.create': [noInstance, ...template, ['missing_field', '`promptTemplate` with a `generic` sender, or `signature.scheme` where the sender has none.'], depth, notRetryable],
   'webhooks.update': [noInstance, ...template, notRetryable],
-  'webhooks.test': [disabled, queueFull],
+  'automations.run': [overBudget('The automation or its instance')],
+  'webhooks.test': [disabled, queueFull, overBudget("The webhook's instance")],
   'webhooks.trigger': [
     ['invalid_json', 'A body sent as `application/json` that does not parse.'],
     ['invalid_body', 'The body could not be read.'],
@@ -89,13 +91,13 @@ const stated: Partial<Record<OperationName, ErrorNote[]>> = {
     ['unsupported_media_type', 'A binary body, or a charset Steward cannot read.'],
   ],
   'webhooks.triggerGet': trigger,
-  'deliveries.replay': [['not_replayable', 'The delivery was refused before its body was read (too large, the webhook disabled or the queue full).'], disabled, queueFull],
+  'deliveries.replay': [['not_replayable', 'The delivery was refused before its body was read (too large, the webhook disabled or the queue full).'], disabled, queueFull, overBudget("The webhook's instance")],
   'instances.delete': [
     ['instance_in_use', 'Automations or webhooks target the instance: point them elsewhere or delete them first.'],
     ['instance_busy', 'A run is running on it and `force` is not `true`.'],
     ['default_instance', 'It is the default instance.'],
   ],
-  'runs.create': [noInstance, ['invalid_field', '`threadId` names no chat thread (an automation\'s or webhook\'s thread cannot be continued).'], depth, queueFull],
+  'runs.create': [noInstance, ['invalid_field', '`threadId` names no chat thread (an automation\'s or webhook\'s thread cannot be continued).'], depth, queueFull, overBudget('The instance')],
   'activity.list': [['invalid_cursors', '`cursors` is not Base64 (standard or URL-safe) of a cursors object.']],
   'secrets.put': [['invalid_field', 'The name is not 1–100 letters, digits, dots, dashes or underscores.']],
   'notifications.create': [

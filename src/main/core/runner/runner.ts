@@ -23,8 +23,10 @@ import type { Logger } from '../logger';
 import type { Clock } from '../scheduler/clock';
 import { createCommitBatcher } from '../services/commit-batcher';
 import { readSettings } from '../settings';
+import { overRunLimit, perRunLimit } from '../services/budgets';
 import { enqueueRun } from '../services/run-queue';
 import type { Store } from '../store';
+import type { RunUsage } from '../store/repositories/runs';
 import type { ActivityKind } from '../../../shared/contract';
 
 type MessageRole = Message['role'];
@@ -34,10 +36,10 @@ const defaultTimeoutSeconds = 30 * 60;
 
 
 /** Why a run did not succeed, or null when it did. */
-function failureOf(ending: RunStatus | undefined, exit: AgentExit | { error: string }): string | null {
+function failureOf(ending: RunStatus | undefined, exit: AgentExit | { error: string }, overBudget: string | undefined): string | null {
   if ('error' in exit) return exit.error;
   if (ending === 'timed_out') return 'The agent ran past its timeout and was stopped.';
-  if (ending === 'cancelled') return 'Cancelled.';
+  if (ending === 'cancelled') return overBudget ?? 'Cancelled.';
   if (exit.failure !== undefined) return exit.failure;
   if (exit.waitedForInput !== undefined) {
     return `The agent asked for input ("${oneLine(exit.waitedForInput, 120)}") and a run cannot answer; give it its non-interactive or permission flags.`;
@@ -56,6 +58,13 @@ interface Active {
   /** The preset whose sessions this run's agent keeps, as it was when the run started (the instance's agent may change meanwhile). */
   sessionKind: string | undefined;
   sandbox: SandboxRun | undefined;
+  /** The usdPerRun it is held to, once started. */
+  limit: { usd: number; of: string } | null;
+  /** What its agent reported it used so far, and whether writing it is already under way. */
+  usage: RunUsage;
+  usageQueued: boolean;
+  /** Why it was cancelled when it went past usdPerRun. */
+  overBudget: string | undefined;
 }
 
 export interface RunnerDeps {
@@ -98,7 +107,7 @@ export function createRunner(deps: RunnerDeps) {
   }
 
   /** An event as a thread message (role and text) and/or an activity line (kind and text). */
-  function recordOf(event: Exclude<AgentEvent, { type: 'session' }>): { role?: MessageRole; kind?: ActivityKind; text: string } {
+  function recordOf(event: Exclude<AgentEvent, { type: 'session' | 'usage' }>): { role?: MessageRole; kind?: ActivityKind; text: string } {
     switch (event.type) {
       case 'assistant':
         return { role: 'assistant', kind: event.streamed ? undefined : 'assistant', text: event.text };
@@ -113,7 +122,31 @@ export function createRunner(deps: RunnerDeps) {
     }
   }
 
+  /** The run's totals so far, written once per batch however many reports arrive; past usdPerRun it is cancelled. */
+  function recordUsage(run: Run, event: Extract<AgentEvent, { type: 'usage' }>): void {
+    const entry = active.get(run.id);
+    if (!entry) return;
+    const { usage } = entry;
+    usage.costUsd = event.costUsd ?? usage.costUsd;
+    usage.inputTokens = event.inputTokens ?? usage.inputTokens;
+    usage.outputTokens = event.outputTokens ?? usage.outputTokens;
+    if (entry.limit && usage.costUsd !== null && usage.costUsd > entry.limit.usd && entry.ending === undefined) {
+      entry.overBudget = overRunLimit(usage.costUsd, entry.limit);
+      entry.ending = 'cancelled';
+      entry.agent?.kill();
+    }
+    if (entry.usageQueued) return;
+    entry.usageQueued = true;
+    void batcher
+      .write(() => {
+        entry.usageQueued = false;
+        if (store.instances.get(run.instanceId)) store.runs.setUsage(run.id, entry.usage);
+      })
+      .catch((error: unknown) => logger.error({ err: error, runId: run.id }, 'could not record what a run used'));
+  }
+
   function record(run: Run, event: AgentEvent): void {
+    if (event.type === 'usage') return recordUsage(run, event);
     const at = clock.now().toISOString();
     if (event.type === 'session') {
       const entry = active.get(run.id);
@@ -148,7 +181,7 @@ export function createRunner(deps: RunnerDeps) {
       active.delete(run.id);
       return;
     }
-    const error = failureOf(entry.ending, exit);
+    const error = failureOf(entry.ending, exit, entry.overBudget);
     const status: RunStatus = entry.ending ?? (error === null ? 'succeeded' : 'failed');
     const stderr = 'error' in exit ? null : exit.stderr || null;
     const finishedAt = clock.now();
@@ -184,7 +217,7 @@ export function createRunner(deps: RunnerDeps) {
 
   function launch(run: Run): void {
     const instance = store.instances.get(run.instanceId);
-    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined, sessionNamed: false, sessionKind: undefined, sandbox: undefined };
+    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined, sessionNamed: false, sessionKind: undefined, sandbox: undefined, limit: null, usage: { costUsd: null, inputTokens: null, outputTokens: null }, usageQueued: false, overBudget: undefined };
     active.set(run.id, entry);
     if (!instance) return finish(entry, { error: `The instance ${run.instanceId} no longer exists.` });
     void start(entry, instance).catch((error: unknown) => finish(entry, { error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` }));
@@ -207,6 +240,7 @@ export function createRunner(deps: RunnerDeps) {
     });
     // Cancelled, or Steward stopping, while the sandbox opened.
     if (entry.ending !== undefined || !running) return finish(entry, { code: null, signal: null, stderr: '' });
+    entry.limit = perRunLimit(store, run);
     const launch = {
       prompt: run.prompt,
       resumeSession: run.resumedSessionId ?? undefined,
@@ -215,6 +249,7 @@ export function createRunner(deps: RunnerDeps) {
       env: { STEWARD_RUN_ID: run.id, STEWARD_INSTANCE_ID: instance.id },
       inputWaitMs: Number(store.settings.get('runner.inputWaitSeconds') ?? 10) * 1000,
       sandbox: entry.sandbox,
+      maxBudgetUsd: entry.limit?.usd,
       onEvent: (event: AgentEvent) => record(run, event),
     };
     if (agent.provider === 'command') {

@@ -9,6 +9,7 @@ import type { Logger } from '../logger';
 import type { Store } from '../store';
 import type { AutomationRecord } from '../store/repositories/automations';
 import type { FireReason, FireState } from '../../../shared/contract';
+import { budgetBlock, recordBudgetSkip } from '../services/budgets';
 import { enqueueRun } from '../services/run-queue';
 import { checkAlarm } from '../services/automation-alarms';
 import { type OffReport, reportOffTime } from './off-report';
@@ -82,7 +83,12 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
         : store.runs.hasActive(automation.id)
           ? { reason: 'overlap' as const, why: 'its previous run is still queued or running' }
           : undefined;
-    if (skip) {
+    const block = skip ? null : budgetBlock(store, { instanceId: automation.instanceId, automation }, now);
+    if (block) {
+      // Its own line, and the owner's notice once per period.
+      recordBudgetSkip(store, block, automation.instanceId, now);
+      recordFire(automation, scheduledFor, 'skipped', 'budget', block.message, null, now);
+    } else if (skip) {
       systemLine(
         automation,
         `Skipped the ${describeTime(scheduledFor)} run of "${automation.name}": ${skip.why}.`,

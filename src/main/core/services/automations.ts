@@ -12,6 +12,7 @@ import type { InstancesService } from './instances';
 import type { RunsService } from './runs';
 import { unchanged } from '../unchanged';
 import { automationHealth } from './automation-health';
+import { assertWithinBudget } from './budgets';
 
 export function createAutomationsService(
   context: ServiceContext,
@@ -130,6 +131,7 @@ export function createAutomationsService(
     runNow(id: string): Run {
       const run = store.transaction(() => {
         const current = record(id);
+        assertWithinBudget(store, { instanceId: current.instanceId, automation: current }, context.now());
         return runs.enqueue({ instanceId: current.instanceId, threadId: current.threadId, source: 'automation', sourceId: id, prompt: current.prompt, parentRunId: current.createdByRunId });
       });
       runsQueued();

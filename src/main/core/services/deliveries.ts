@@ -5,6 +5,7 @@ import type { Delivery, DeliveryListQuery, DeliverySummary, TriggerOutcome } fro
 import { AppError } from '../../../shared/errors';
 import type { DeliverySummaryRecord } from '../store/repositories/deliveries';
 import type { WebhookRecord } from '../store/repositories/webhooks';
+import { assertWithinBudget } from './budgets';
 import type { ServiceContext } from './context';
 import type { DeliveryLog } from './delivery-log';
 import type { TriggerResult, TriggersService } from './triggers';
@@ -42,10 +43,11 @@ export function createDeliveriesService(context: ServiceContext, triggers: Trigg
     return found;
   }
 
-  /** Replays and tests pass the same gates a request does, before anything is written. */
+  /** Replays and tests pass the same gates a request does, before anything is written; asked for by hand, they are refused over budget. */
   function admit(target: WebhookRecord): void {
     triggers.assertEnabled(target);
     triggers.assertRoom();
+    assertWithinBudget(store, { instanceId: target.instanceId }, context.now());
   }
 
   return {

@@ -21,6 +21,7 @@ import { createRunNotifier } from './run-notifier';
 import { createRunsService } from './runs';
 import { createSecretsService } from './secrets';
 import { createSettingsService } from './settings';
+import { automationSpend } from './spend';
 import { createTriggersService } from './triggers';
 import { createWebhookDirectory } from './webhook-directory';
 import { createWebAccess } from './web-access';
@@ -81,6 +82,8 @@ export function createServices(context: ServiceContext) {
     automations: createAutomationsService(context, instances, runs, scheduler, runsQueued),
     fires: createFiresService(context),
     agenda: createAgendaService(context, scheduler),
+    /** An automation's spend, per day, average and forecast. */
+    spend: (automationId: string) => automationSpend(store, automationId, context.now()),
     webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, box),
     apiKeys,
     access: createWebAccess(context, apiKeys),

@@ -6,6 +6,7 @@ import { AppError } from '../../../shared/errors';
 import { newId } from '../ids';
 import { readSettings } from '../settings';
 import type { Caller } from '../caller';
+import { assertWithinBudget } from './budgets';
 import type { ServiceContext } from './context';
 import { type RunRequest, enqueueRun } from './run-queue';
 
@@ -56,6 +57,7 @@ export function createRunsService(context: ServiceContext, runsQueued: () => voi
       const run = store.transaction(() => {
         const instance = store.instances.get(input.instanceId);
         if (!instance) throw new AppError('invalid_field', `No instance ${input.instanceId}.`, { field: 'instanceId' });
+        assertWithinBudget(store, { instanceId: instance.id }, at);
         let threadId = input.threadId;
         if (threadId === undefined) {
           threadId = newId('thr', at.getTime());

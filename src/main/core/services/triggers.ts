@@ -6,6 +6,7 @@ import { AppError } from '../../../shared/errors';
 import type { WebhookRecord } from '../store/repositories/webhooks';
 import type { SecretBox } from '../secrets';
 import type { CommitBatcher } from './commit-batcher';
+import { budgetBlock, recordBudgetSkip } from './budgets';
 import type { ServiceContext } from './context';
 import type { DeliveryLog, DeliveryResult, TriggerRequest } from './delivery-log';
 import type { RunsService } from './runs';
@@ -86,12 +87,18 @@ export function createTriggersService(
           return { kind: 'run', status: 200, run: { id: earlier.id, status: earlier.status, threadId: earlier.threadId }, deliveryId };
         }
       }
+      const block = budgetBlock(store, { instanceId: target.instanceId }, request.receivedAt);
       const run = runs.enqueue(
         { instanceId: target.instanceId, threadId: target.threadId, source: 'webhook', sourceId: target.id, prompt, idempotencyKey, replayOf: request.replayOf ?? null, parentRunId: target.createdByRunId },
         request.receivedAt,
       );
+      // Over its instance's budget the request is still taken (the sender need not retry), and its run ends at once, saying why.
+      if (block) {
+        store.runs.finish(run.id, 'cancelled', request.receivedAt.toISOString(), `${block.message}.`, null);
+        recordBudgetSkip(store, block, target.instanceId, request.receivedAt, { runId: run.id, label: 'hook' });
+      }
       const deliveryId = log.write(target, request, { status: 202, outcome: 'accepted', runId: run.id });
-      return { kind: 'run', status: 202, run: { id: run.id, status: run.status, threadId: run.threadId }, deliveryId };
+      return { kind: 'run', status: 202, run: { id: run.id, status: block ? 'cancelled' : run.status, threadId: run.threadId }, deliveryId };
     });
     if (result.status === 202) runsQueued();
     return result;

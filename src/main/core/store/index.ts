@@ -13,6 +13,7 @@ import { createNotificationDeliveriesRepository } from './repositories/notificat
 import { createRunsRepository } from './repositories/runs';
 import { createSecretsRepository } from './repositories/secrets';
 import { createSettingsRepository } from './repositories/settings';
+import { createSpendRepository } from './repositories/spend';
 import { createThreadsRepository } from './repositories/threads';
 import { createWebSessionsRepository } from './repositories/web-sessions';
 import { createWebhooksRepository } from './repositories/webhooks';
@@ -39,6 +40,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     runs: createRunsRepository(db, hooks),
     secrets: createSecretsRepository(db),
     settings: createSettingsRepository(db),
+    spend: createSpendRepository(db),
     threads: createThreadsRepository(db),
     webhooks: createWebhooksRepository(db, hooks),
     webSessions: createWebSessionsRepository(db),

@@ -8,7 +8,7 @@
 import { type ErrorHint, classOfStatus, hintOf } from '../error-class';
 import type { AgentEvent } from '../events';
 import { bearer, stewardServerName, writePrivateFile } from '../steward-server';
-import { type Preset, type StreamParser, asRecord, blocks, contentText, describeUsage, finished, text } from './common';
+import { type Preset, type StreamParser, asRecord, blocks, contentText, describeUsage, finished, text, usageEvent } from './common';
 
 const name = 'Claude Code';
 
@@ -87,19 +87,23 @@ function runCost(raw: Record<string, unknown>): unknown {
   return Object.values(asRecord(sinceLast)).reduce<number>((sum, model) => sum + (num(asRecord(model).costUSD) ?? 0), 0);
 }
 
-function figuresOf(raw: Record<string, unknown>): string {
+/** What one result line counts: this run's cost, and all the input the model read (the API counts cached input apart). */
+function usageOf(raw: Record<string, unknown>): { costUsd: unknown; inputTokens: number | undefined; outputTokens: number | undefined } {
   const usage = asRecord(raw.usage);
   const input = num(usage.input_tokens);
-  // The API counts cached input apart; all of it is what the model read.
   const inputTokens = input === undefined ? undefined : input + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0);
-  return describeUsage({ costUsd: runCost(raw), inputTokens, outputTokens: usage.output_tokens, turns: raw.num_turns });
+  return { costUsd: runCost(raw), inputTokens, outputTokens: num(usage.output_tokens) };
 }
+
+const figuresOf = (raw: Record<string, unknown>): string => describeUsage({ ...usageOf(raw), turns: raw.num_turns });
 
 function parser(): StreamParser {
   let session: string | undefined;
   let started = false;
   /** The API error last shown, so that the result that repeats it does not say it twice. */
   let shownError: string | undefined;
+  /** The run's totals over its result lines (a background task's notice starts another turn, with a result of its own). */
+  const spent = { costUsd: undefined as number | undefined, inputTokens: undefined as number | undefined, outputTokens: undefined as number | undefined };
   const tasks = new Map<string, { description: string; background: boolean }>();
   const system = (line: string | undefined, raw: unknown, hint?: ErrorHint): AgentEvent[] => (line ? [{ type: 'system', text: line, raw, ...hint }] : []);
 
@@ -174,7 +178,23 @@ function parser(): StreamParser {
     });
   }
 
+  /** The run's totals with this result's figures added: a usage event. */
+  function usage(raw: Record<string, unknown>): AgentEvent[] {
+    const add = (sum: number | undefined, value: unknown) => (num(value) === undefined ? sum : (sum ?? 0) + num(value)!);
+    const figures = usageOf(raw);
+    // Without model_usage_since_last_result, total_cost_usd already counts the earlier results.
+    const sinceLast = raw.model_usage_since_last_result !== undefined && raw.model_usage_since_last_result !== null;
+    spent.costUsd = sinceLast ? add(spent.costUsd, figures.costUsd) : (num(figures.costUsd) ?? spent.costUsd);
+    spent.inputTokens = add(spent.inputTokens, figures.inputTokens);
+    spent.outputTokens = add(spent.outputTokens, figures.outputTokens);
+    return usageEvent(spent, raw);
+  }
+
   function result(raw: Record<string, unknown>): AgentEvent[] {
+    return [...usage(raw), ...resultLine(raw)];
+  }
+
+  function resultLine(raw: Record<string, unknown>): AgentEvent[] {
     const figures = figuresOf(raw);
     const failed = raw.is_error === true || (typeof raw.subtype === 'string' && raw.subtype !== 'success');
     if (!failed) return system(finished(name, figures), raw);
@@ -215,6 +235,8 @@ export const claudeCode: Preset = {
   parser,
   // The session is stored under the config folder by the workspace's path: the same instance resumes it.
   resume: (args, sessionId) => [...args, '--resume', sessionId],
+  // The CLI stops itself once past it, with a result of subtype error_max_budget_usd (print mode only, which a run is).
+  withBudget: (args, usd) => [...args, '--max-budget-usd', String(usd)],
   // --mcp-config takes several files: it goes right after -p, so that a flag ends its list. The
   // user's own MCP servers stay (no --strict-mcp-config); Steward's tools are mcp__steward__*.
   withSteward(args, server) {

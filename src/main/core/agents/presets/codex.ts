@@ -7,7 +7,7 @@
 import { hintOf } from '../error-class';
 import { stewardServerName } from '../steward-server';
 import type { AgentEvent } from '../events';
-import { type Preset, type StreamParser, asRecord, blocks, contentText, describeUsage, finished, text } from './common';
+import { type Preset, type StreamParser, asRecord, blocks, contentText, describeUsage, finished, text, usageEvent } from './common';
 
 type Raw = Record<string, unknown>;
 
@@ -84,6 +84,7 @@ function parser(): StreamParser {
   /** Items whose call was shown at item.started: their completion gives only the result. */
   const started = new Set<string>();
   let shownPlan = '';
+  const spent = { inputTokens: 0, outputTokens: 0 };
   /**
    * A top-level `error` is fatal when turn.failed follows it, and a notice the run survives
    * otherwise; which one it was shows only with the next line, so it waits for that line.
@@ -136,7 +137,10 @@ function parser(): StreamParser {
         return [system(`Codex asked, and no one can answer in a run: ${questionsOf(raw)}`, raw)];
       case 'turn.completed': {
         const usage = asRecord(raw.usage);
-        return [system(finished('Codex', describeUsage({ inputTokens: usage.input_tokens, outputTokens: usage.output_tokens })), raw)];
+        // Each turn's usage is its own: the run's totals add them up.
+        if (typeof usage.input_tokens === 'number') spent.inputTokens += usage.input_tokens;
+        if (typeof usage.output_tokens === 'number') spent.outputTokens += usage.output_tokens;
+        return [...usageEvent(spent, raw), system(finished('Codex', describeUsage({ inputTokens: usage.input_tokens, outputTokens: usage.output_tokens })), raw)];
       }
       case 'turn.failed':
         return [failure(`Codex failed: ${readable(asRecord(raw.error).message)}`, raw)];

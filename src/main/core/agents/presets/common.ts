@@ -28,6 +28,8 @@ export interface Preset {
    * without it (the user's own configuration is kept). Absent: the CLI gets only the variables.
    */
   withSteward?: (args: string[], server: StewardServer, env: NodeJS.ProcessEnv) => { args: string[]; env: Record<string, string> };
+  /** The command line with the CLI's own spending cap in US dollars. Absent: the CLI has none (Steward's own check still applies). */
+  withBudget?: (args: string[], usd: number) => string[];
 }
 
 /** A parser for streams whose lines stand alone. */
@@ -78,6 +80,15 @@ export function contentText(content: unknown): string {
     .map((block) => text(block.text))
     .filter(Boolean)
     .join('\n');
+}
+
+const finite = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+
+/** A usage event of the figures a stream reported (totals of the run so far); none when it reported none. */
+export function usageEvent(figures: { costUsd?: unknown; inputTokens?: unknown; outputTokens?: unknown }, raw: unknown): AgentEvent[] {
+  const [costUsd, inputTokens, outputTokens] = [finite(figures.costUsd), finite(figures.inputTokens), finite(figures.outputTokens)];
+  if (costUsd === undefined && inputTokens === undefined && outputTokens === undefined) return [];
+  return [{ type: 'usage', ...(costUsd === undefined ? {} : { costUsd }), ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }), raw }];
 }
 
 /** "1,234 tokens in, 567 out, $0.0123, 3 turns" from whatever of these a CLI reports. */

@@ -7,7 +7,7 @@
 import { hintOf } from '../error-class';
 import type { AgentEvent } from '../events';
 import { geminiHomeWithSteward } from './gemini-home';
-import { type Preset, type StreamParser, asRecord, describeUsage, text, textJoiner } from './common';
+import { type Preset, type StreamParser, asRecord, describeUsage, text, textJoiner, usageEvent } from './common';
 
 /** `auto`, `auto-gemini-3`, ...: the router picks the model per request, so the start says nothing yet. */
 const routingAlias = /^auto(-|$)/;
@@ -72,13 +72,14 @@ function parser(): StreamParser {
       }
       case 'result': {
         const stats = asRecord(raw.stats);
+        const usage = usageEvent({ inputTokens: stats.input_tokens, outputTokens: stats.output_tokens }, raw);
         if (raw.status === 'error') {
           const why = readableFailure(text(asRecord(raw.error).message)) || lastError || 'unknown error';
-          return [{ type: 'system', text: `Gemini failed: ${why}`, raw, failed: true, ...hintOf(why) }];
+          return [...usage, { type: 'system', text: `Gemini failed: ${why}`, raw, failed: true, ...hintOf(why) }];
         }
         const models = modelsUsed(stats);
         const figures = describeUsage({ inputTokens: stats.input_tokens, outputTokens: stats.output_tokens, totalTokens: stats.total_tokens });
-        return [{ type: 'system', text: `Gemini finished${models.length ? ` (${models.join(', ')})` : ''}${figures ? ` — ${figures}` : ''}`, raw }];
+        return [...usage, { type: 'system', text: `Gemini finished${models.length ? ` (${models.join(', ')})` : ''}${figures ? ` — ${figures}` : ''}`, raw }];
       }
       default:
         return [];

@@ -8,7 +8,7 @@
 import { hintOf } from '../error-class';
 import { bearer, stewardServerName } from '../steward-server';
 import type { AgentEvent } from '../events';
-import { type Preset, type StreamParser, asRecord, describeUsage, finished, parseObject, text } from './common';
+import { type Preset, type StreamParser, asRecord, describeUsage, finished, parseObject, text, usageEvent } from './common';
 
 /** Why a step ended, when the reason means the reply was cut short. */
 const cutShort: Record<string, string> = {
@@ -45,11 +45,12 @@ function parser(): StreamParser {
     if (typeof tokens.output === 'number') total.output += tokens.output;
     if (typeof part.cost === 'number') total.cost += part.cost;
     total.steps += 1;
+    const usage = usageEvent({ inputTokens: total.input, outputTokens: total.output, costUsd: total.cost > 0 ? total.cost : undefined }, raw);
     // A step that ends in tool calls leads to another; any other reason ends the run.
-    if (part.reason === 'tool-calls') return [];
+    if (part.reason === 'tool-calls') return usage;
     ended = true;
     const reason = cutShort[text(part.reason)];
-    return [{ type: 'system', text: reason ? withFigures(`OpenCode stopped: ${reason}`) : finished('OpenCode', figures()), raw }];
+    return [...usage, { type: 'system', text: reason ? withFigures(`OpenCode stopped: ${reason}`) : finished('OpenCode', figures()), raw }];
   }
 
   function line(raw: Record<string, unknown>): AgentEvent[] {
