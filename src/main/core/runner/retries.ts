@@ -4,6 +4,7 @@
 // in the same write; the feed says what was decided either way.
 import type { ErrorClass, RetryPolicy, Run } from '../../../shared/contract';
 import { enqueueRun } from '../services/run-queue';
+import { budgetBlock } from '../services/budgets';
 import type { Store } from '../store';
 import { labelOf } from './run-label';
 
@@ -66,6 +67,11 @@ export function retryAfter(store: Store, run: Run, at: Date): void {
   // A usage limit is waited out once: at its reset it has either reset or it never will by waiting.
   if (resetsAt !== null && earlier.some((each) => each.errorClass === 'usage_limit')) {
     say(`Not retried: the usage limit was waited for once already (${inWords[errorClass]})`, { type: 'run.retries_used', attempts: policy.attempts });
+    return;
+  }
+  const block = budgetBlock(store, { instanceId: run.instanceId, automation: run.source === 'automation' ? store.automations.get(run.sourceId ?? '') : undefined }, at);
+  if (block) {
+    say(`Not retried: ${block.message}`, { type: 'run.retry_over_budget' });
     return;
   }
   const startAfter = resetsAt !== null ? new Date(Math.max(Date.parse(resetsAt), at.getTime())) : new Date(at.getTime() + backoffMs(policy, retry));
