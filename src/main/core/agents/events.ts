@@ -47,6 +47,8 @@ export interface AgentLaunch {
   steward?: StewardServer | undefined;
   /** The run's sandbox: every process of the run starts inside it. Absent: they run as the user. */
   sandbox?: SandboxRun | undefined;
+  /** ask: the agent asks Steward before it acts (each agent through its own mechanism); bypass or absent: it acts. */
+  permissions?: 'ask' | 'bypass';
   /** How long output may hang on a question before the agent is stopped (default 10 s). */
   inputWaitMs?: number;
   onEvent(event: AgentEvent): void;

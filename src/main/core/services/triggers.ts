@@ -9,6 +9,7 @@ import type { CommitBatcher } from './commit-batcher';
 import type { ServiceContext } from './context';
 import type { DeliveryLog, DeliveryResult, TriggerRequest } from './delivery-log';
 import type { RunsService } from './runs';
+import { beforeRun } from './run-queue';
 import { verifySignature } from './signatures';
 import { type Payload, queryPayload, readPayload } from './trigger-payload';
 import type { WebhookDirectory } from './webhook-directory';
@@ -87,7 +88,7 @@ export function createTriggersService(
         }
       }
       const run = runs.enqueue(
-        { instanceId: target.instanceId, threadId: target.threadId, source: 'webhook', sourceId: target.id, prompt, idempotencyKey, replayOf: request.replayOf ?? null, parentRunId: target.createdByRunId },
+        { instanceId: target.instanceId, threadId: target.threadId, source: 'webhook', sourceId: target.id, prompt, idempotencyKey, replayOf: request.replayOf ?? null, parentRunId: target.createdByRunId, approval: beforeRun(target.approval, `Start a run of webhook "${target.name}"?`) },
         request.receivedAt,
       );
       const deliveryId = log.write(target, request, { status: 202, outcome: 'accepted', runId: run.id });

@@ -192,6 +192,8 @@ export const claudeCode: Preset = {
   parser,
   // The session is stored under the config folder by the workspace's path: the same instance resumes it.
   resume: (args, sessionId) => [...args, '--resume', sessionId],
+  // Its own allow rules still apply first; what they do not allow is asked through Steward's tool.
+  asking: (args) => [...args.filter((arg) => arg !== '--dangerously-skip-permissions'), '--permission-prompt-tool', `mcp__${stewardServerName}__approval_prompt`],
   // --mcp-config takes several files: it goes right after -p, so that a flag ends its list. The
   // user's own MCP servers stay (no --strict-mcp-config); Steward's tools are mcp__steward__*.
   withSteward(args, server) {

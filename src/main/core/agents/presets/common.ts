@@ -28,6 +28,8 @@ export interface Preset {
    * without it (the user's own configuration is kept). Absent: the CLI gets only the variables.
    */
   withSteward?: (args: string[], server: StewardServer, env: NodeJS.ProcessEnv) => { args: string[]; env: Record<string, string> };
+  /** The command line that makes the CLI ask Steward's MCP server before it acts (permissions: ask), from the one that lets it act. Absent: it cannot ask. */
+  asking?: (args: string[]) => string[];
 }
 
 /** A parser for streams whose lines stand alone. */
