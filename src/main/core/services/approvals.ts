@@ -210,6 +210,8 @@ export function createApprovalsService(context: ServiceContext, deps: { runsQueu
       }
     },
 
+    /** Looks again for the next expiry (an approval was made elsewhere: a trigger, a fire). */
+    arm,
     useHooks(value: WaitHooks): void {
       hooks = value;
     },

@@ -45,7 +45,11 @@ export function createServices(context: ServiceContext) {
     publicUrl: () => tunnel.publicUrl(),
     onRunEnded: (runId) => approvals.expireForRun(runId),
   });
-  const runsQueued = () => runner.nudge();
+  // What queued runs may also have made: before-run approvals, whose expiry the approvals' timer keeps.
+  const runsQueued = () => {
+    runner.nudge();
+    approvals.arm();
+  };
   const runs = createRunsService(context, runsQueued);
   // Decision links work from a phone: through the tunnel while it is up.
   const approvals = createApprovalsService(context, { runsQueued, linkBase: () => tunnel.publicUrl() ?? linkBase(context) });
