@@ -14,7 +14,7 @@ import runLineage from './0012_run_lineage';
 import notificationChannels from './0013_notification_channels';
 import instanceSandbox from './0014_instance_sandbox';
 import automationReliability from './0015_automation_reliability';
-import approvals from './0016_approvals';
+import approvals from './0017_approvals';
 
 export interface Migration {
   version: number;
@@ -38,5 +38,5 @@ export const migrations: Migration[] = [
   { version: 13, name: '0013_notification_channels', sql: notificationChannels },
   { version: 14, name: '0014_instance_sandbox', sql: instanceSandbox },
   { version: 15, name: '0015_automation_reliability', sql: automationReliability },
-  { version: 16, name: '0016_approvals', sql: approvals },
+  { version: 17, name: '0017_approvals', sql: approvals },
 ];
