@@ -10,7 +10,7 @@ import { type Clock, systemClock } from '../src/main/core/scheduler/clock';
 import { createServices } from '../src/main/core/services';
 import { openStore } from '../src/main/core/store';
 import { newId } from '../src/main/core/ids';
-import { noRetry } from '../src/shared/contract';
+import { noApproval, noRetry } from '../src/shared/contract';
 
 const total = 10_000;
 const dueTogether = 1_000;
@@ -65,7 +65,7 @@ export async function schedulerBench(options: { firesPerAutomation?: number } = 
         const threadId = newId('thr');
         store.threads.insert(threadId, 'automation', id, now);
         store.automations.save({
-          id, name: `bench ${i}`, prompt: 'p', enabled: true, catchUp: 'latest', notify: 'default', memory: 'fresh', trigger: null, retry: noRetry, budget: {}, alarm: null, lastFireAt: now, instanceId, threadId, createdByRunId: null, createdAt: now, updatedAt: now,
+          id, name: `bench ${i}`, prompt: 'p', enabled: true, catchUp: 'latest', notify: 'default', memory: 'fresh', trigger: null, retry: noRetry, budget: {}, approval: noApproval, alarm: null, lastFireAt: now, instanceId, threadId, createdByRunId: null, createdAt: now, updatedAt: now,
           // 1,000 fire every minute; the rest at varied times that are not due during the run.
           cronExpression: i < dueTogether ? '* * * * *' : `${i % 60} ${i % 24} ${1 + (i % 28)} ${1 + (i % 12)} *`,
           timezone: timezones[i % timezones.length],

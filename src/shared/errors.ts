@@ -31,6 +31,8 @@ export const errorStatus = {
   tunnel_not_configured: 409,
   not_replayable: 409,
   over_budget: 409,
+  already_decided: 409,
+  expired: 409,
   request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -20,6 +20,9 @@ export interface HandlerMeta {
   apiUrl: () => string;
 }
 
+/** A decision from the app (the desktop window, a browser session) or over the API (a key). */
+const deciderOf = (caller: Caller) => (caller.credential === undefined || caller.credential.startsWith('session:') ? 'ui' : 'api');
+
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
   const { automations, webhooks, deliveries, instances, runs, apiKeys, scheduler, tunnel, runner, secrets, activity, settings } = services;
   return {
@@ -50,6 +53,15 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'automations.fires': ({ params, query }) => ({ fires: services.fires.list(params.id, query) }),
     'automations.spend': ({ params }) => ({ spend: services.spend(params.id) }),
     'agenda.get': ({ query }) => ({ agenda: services.agenda.get(query) }),
+
+    'approvals.list': ({ query }, caller) => ({ approvals: services.approvals.list(query, caller) }),
+    'approvals.get': ({ params }, caller) => ({ approval: services.approvals.get(params.id, caller) }),
+    'approvals.decide': ({ params, body }, caller) => ({ approval: services.approvals.decide(params.id, body, deciderOf(caller), caller) }),
+    'approvals.ask': async ({ body }, caller) => {
+      const { record, answer } = await services.approvals.question(caller, body);
+      return { answer, approval: services.approvals.present(record, caller) };
+    },
+    'approvals.permission': async ({ body }, caller) => services.approvals.permission(caller, body),
     'scheduler.get': () => ({ scheduler: scheduler.state() }),
     'scheduler.update': ({ body }) => {
       scheduler.setPaused(body.paused);

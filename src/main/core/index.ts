@@ -118,6 +118,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       // Before the runner, so runs it marks interrupted at start notify too.
       services.notifications.start();
       services.runner.start();
+      services.approvals.start();
       void services.instances.provisionAll();
       services.scheduler.start();
       services.activity.startRetention();
@@ -142,6 +143,8 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     async close() {
       // In-flight requests get a grace period to finish; a client that stalls mid-request
       // does not hold the shutdown hostage.
+      // Agents waiting for a person are answered first, so their requests end.
+      services.approvals.stop();
       const cutOff = setTimeout(() => listening.server.closeAllConnections(), closeGraceMs);
       try {
         await listening.close();

@@ -27,6 +27,8 @@ export const stewardOperations: readonly StewardOperation[] = [
   { name: 'get_run', operation: 'runs.get' },
   { name: 'get_run_messages', operation: 'runs.messages' },
   { name: 'list_activity', operation: 'activity.list' },
+  { name: 'ask_human', operation: 'approvals.ask' },
+  { name: 'approval_prompt', operation: 'approvals.permission' },
 ];
 
 type Part = keyof RawInput;

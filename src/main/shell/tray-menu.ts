@@ -30,6 +30,7 @@ const shorten = (text: string, max = 60) => (text.length > max ? `${text.slice(0
 
 const statusWords: Record<RunStatus, string> = {
   queued: 'queued',
+  waiting: 'waiting for you',
   running: 'running',
   succeeded: 'finished',
   failed: 'failed',

@@ -7,6 +7,7 @@ import { Memory, Run, RunStatus } from './runs';
 import { Budget } from './budgets';
 import { AutomationHealth } from './fires';
 import { RetryPolicy } from './retries';
+import { ApprovalPolicy } from './approvals';
 
 export const CronExpression = z.string().superRefine((value, ctx) => {
   const problem = cronProblem(value);
@@ -50,6 +51,7 @@ export const Automation = z.object({
   memory: Memory,
   retry: RetryPolicy,
   budget: Budget,
+  approval: ApprovalPolicy,
   health: AutomationHealth,
   instanceId: Id('ins'),
   threadId: Id('thr'),
@@ -74,6 +76,7 @@ export const AutomationCreate = z
     notify: NotifyOverride.default('default'),
     memory: Memory.default('fresh'),
     retry: RetryPolicy.optional().describe('Default: no retry'),
+    approval: ApprovalPolicy.optional().describe('Default: none (runs start without asking)'),
     budget: Budget.optional().describe('Default: {} (no limit)'),
     instanceId: z.string().optional().describe('Default: the default instance'),
   })
@@ -94,6 +97,7 @@ export const AutomationUpdate = z.strictObject({
   notify: NotifyOverride.optional(),
   memory: Memory.optional(),
   retry: RetryPolicy.optional(),
+  approval: ApprovalPolicy.optional(),
   budget: Budget.optional().describe('The whole budget, replaced'),
   instanceId: z.string().optional(),
 }).refine((value) => value.cronExpression === undefined || value.trigger === undefined, { message: 'Give cronExpression or trigger, not both', path: ['cronExpression'], params: { code: 'invalid_trigger' } });

@@ -1,6 +1,7 @@
 // The whole contract: every operation by name. Routes, OpenAPI and IPC iterate over this.
 import { activityOperations } from './activity';
 import { agendaOperations } from './agenda';
+import { approvalOperations } from './approvals';
 import { agentOperations } from './agents';
 import { apiKeyOperations } from './api-keys';
 import { automationOperations } from './automations';
@@ -33,6 +34,7 @@ export const operations = {
   ...settingsOperations,
   ...tunnelOperations,
   ...notificationOperations,
+  ...approvalOperations,
 };
 
 export type Operations = typeof operations;
@@ -40,6 +42,7 @@ export type OperationName = keyof Operations;
 
 export * from './activity';
 export * from './agenda';
+export * from './approvals';
 export * from './agents';
 export * from './api-keys';
 export * from './automations';

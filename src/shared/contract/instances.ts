@@ -4,6 +4,7 @@ import { AgentConfig } from './agents';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 import { SandboxConfig } from './sandbox';
 import { Budget } from './budgets';
+import { Permissions } from './approvals';
 
 export const instanceStatuses = ['provisioning', 'running', 'stopped', 'error'] as const;
 
@@ -36,6 +37,7 @@ export const Instance = z.object({
   agent: AgentConfig,
   sandbox: SandboxConfig,
   budget: Budget,
+  permissions: Permissions,
   workspaceDir: z.string(),
   isDefault: z.boolean(),
   createdAt: Timestamp,
@@ -49,6 +51,7 @@ export const InstanceCreate = z.strictObject({
   agent: AgentConfig.optional(),
   sandbox: SandboxConfig.optional().describe('Default: {"mode": "sandbox"}, with nothing more allowed'),
   budget: Budget.optional().describe('Default: {} (no limit)'),
+  permissions: Permissions.optional().describe('Default: bypass (the agent never asks)'),
   workspaceDir: z
     .string()
     .regex(/^(\/|[A-Za-z]:[\\/])/, 'must be an absolute path')
@@ -64,6 +67,7 @@ export const InstancePatch = z.strictObject({
   ),
   sandbox: SandboxConfig.optional().describe('The whole sandbox, replaced; a change is probed again like a new agent'),
   budget: Budget.optional().describe('The whole budget, replaced'),
+  permissions: Permissions.optional().describe("ask: refused (400) for an agent with no way to ask (the probe says which)"),
 });
 
 const InstanceEnvelope = z.object({ instance: Instance });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Id, IdParams, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 import { ErrorClass } from './retries';
 
-export const runStatuses = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted'] as const;
+export const runStatuses = ['queued', 'waiting', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted'] as const;
 export const RunStatus = z.enum(runStatuses);
 export type RunStatus = z.infer<typeof RunStatus>;
 

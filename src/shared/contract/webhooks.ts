@@ -5,6 +5,7 @@ import { NotifyOverride } from './settings';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 import { Memory, RunStatus } from './runs';
 import { RetryPolicy } from './retries';
+import { ApprovalPolicy } from './approvals';
 import { FencePayload, Filter, IdempotencyKeyTemplate, MaxPayloadBytes, PromptTemplate, Sender, maxPayloadBytesLimit, maxTriggerBytes, payloadPlaceholder } from './webhook-rules';
 
 export const signatureSchemes = ['github', 'stripe', 'standard', 'slack'] as const;
@@ -32,6 +33,7 @@ export const Webhook = z.object({
   notify: NotifyOverride,
   memory: Memory,
   retry: RetryPolicy,
+  approval: ApprovalPolicy,
   signature: z.object({ scheme: SignatureScheme }).nullable().describe('The signature check, if any; the secret is never shown'),
   checkInForce: z.string().describe('The check a trigger request passes, in words: the token alone, or the token and a valid signature'),
   sender: Sender,
@@ -51,6 +53,7 @@ export const WebhookCreate = z.strictObject({
   notify: NotifyOverride.default('default'),
   memory: Memory.default('fresh'),
   retry: RetryPolicy.optional().describe('Default: no retry'),
+  approval: ApprovalPolicy.optional().describe('Default: none (runs start without asking)'),
   instanceId: z.string().optional().describe('Default: the default instance'),
   signature: SignatureInput.optional(),
   sender: Sender.default('generic'),
@@ -67,6 +70,7 @@ export const WebhookUpdate = z.strictObject({
   notify: NotifyOverride.optional(),
   memory: Memory.optional(),
   retry: RetryPolicy.optional(),
+  approval: ApprovalPolicy.optional(),
   regenerateToken: z.boolean().optional().describe('true: a new token; the old trigger URL stops working at once'),
   instanceId: z.string().optional(),
   signature: SignatureInput.nullable().optional().describe('null: no signature check'),

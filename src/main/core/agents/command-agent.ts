@@ -72,6 +72,7 @@ function commandLine(agent: CommandAgent, launch: AgentLaunch): CommandLine {
     args = given.args;
     env = { ...env, ...stewardEnv(steward), ...given.env };
   }
+  if (launch.permissions === 'ask' && steward && preset.asking) args = preset.asking(args);
   return {
     command: agent.command ?? preset.command,
     args: resumeSession !== undefined && preset.resume ? preset.resume(args, resumeSession) : args,

@@ -59,6 +59,8 @@ export interface AgentLaunch {
   sandbox?: SandboxRun | undefined;
   /** The run's budget in US dollars, for a CLI that can cap its own spend (Claude Code's --max-budget-usd). */
   maxBudgetUsd?: number | undefined;
+  /** ask: the agent asks Steward before it acts (each agent through its own mechanism); bypass or absent: it acts. */
+  permissions?: 'ask' | 'bypass';
   /** How long output may hang on a question before the agent is stopped (default 10 s). */
   inputWaitMs?: number;
   onEvent(event: AgentEvent): void;

@@ -85,6 +85,14 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
     emit({ type: 'tool_call', name: call.function.name, input: args, raw: call });
     const tool = byName.get(call.function.name);
     if (!tool) return fail(`There is no tool ${call.function.name}; the tools are ${[...byName.keys()].join(', ')}.`);
+    if (tool.acts && launch.permissions === 'ask') {
+      try {
+        const verdict = (await launch.dispatch('approvals.permission', { body: { tool_name: tool.name, input: args } })) as { behavior: 'allow' } | { behavior: 'deny'; message: string };
+        if (verdict.behavior === 'deny') return fail(`Not allowed: ${verdict.message}`);
+      } catch (error) {
+        return fail(`Not allowed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
     try {
       const output = await tool.run(args, { workspaceDir: launch.workspaceDir, signal: abort.signal, sandbox: launch.sandbox });
       emit({ type: 'tool_result', output, isError: false, raw: { toolCallId: call.id, output } });

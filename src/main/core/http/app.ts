@@ -13,6 +13,7 @@ import { type HttpLimits, defaultHttpLimits, requestCheckMs } from './limits';
 import { registerMcpRoute } from './mcp-route';
 import { registerOperationRoutes } from './operation-routes';
 import { registerTriggerRoutes } from './trigger-routes';
+import { registerApprovalLinks } from './approval-links';
 import { type WebOptions, registerWeb } from './web';
 
 /**
@@ -87,6 +88,7 @@ export async function buildHttpApp(
   if (!options.triggersOnly) registerWeb(app, services, options.web ?? { webRoot: undefined, allowedHosts: [] });
   registerOperationRoutes(app, handlers, services, options.triggersOnly ? (name) => name === 'health.get' : undefined);
   await registerTriggerRoutes(app, services);
+  registerApprovalLinks(app, services);
   if (!options.triggersOnly) {
     registerEventStream(app, services, limits);
     await registerMcpRoute(app, services, handlers, logger);

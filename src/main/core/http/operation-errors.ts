@@ -40,6 +40,8 @@ export const errorMeanings: Record<ErrorCode, string> = {
   default_instance: 'The default instance cannot be deleted.',
   tunnel_not_configured: 'No tunnel provider is chosen yet (`PUT /api/tunnel`).',
   not_replayable: 'The delivery was refused before its body was read: there is nothing to replay.',
+  already_decided: 'The approval was already allowed or denied; the answer says by whom and when.',
+  expired: 'The approval expired before this decision (no one answered in time, or its run ended).',
   over_budget: 'A run asked for by hand while its instance or automation is at or over its budget; the message names the budget and when it resets.',
   payload_too_large: "The body is larger than the webhook's `maxPayloadBytes` (1 MiB for the management API).",
   unsupported_media_type: 'A body of a type the operation does not take (binary trigger bodies, a non-JSON management body).',

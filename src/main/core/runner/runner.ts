@@ -65,9 +65,14 @@ interface Active {
   usageQueued: boolean;
   /** Why it was cancelled when it went past usdPerRun. */
   overBudget: string | undefined;
+  /** The run's timeout still to run, and since when it ticks (undefined while the run waits for a person). */
+  timeoutLeftMs: number;
+  tickingSince: number | undefined;
 }
 
 export interface RunnerDeps {
+  /** A run ended: whatever it still waited for (a person's answer) expires with it. */
+  onRunEnded?: (runId: string) => void;
   store: Store;
   clock: Clock;
   logger: Logger;
@@ -175,6 +180,7 @@ export function createRunner(deps: RunnerDeps) {
     if (entry.timer !== undefined) clock.clearTimer(entry.timer);
     const { run } = entry;
     grants.end(run.id);
+    deps.onRunEnded?.(run.id);
     void entry.sandbox?.close().catch((error: unknown) => logger.warn({ err: error, runId: run.id }, 'could not close a run\'s sandbox'));
     if (!running) {
       // Shutting down: the run stays "running" in SQLite and the next start marks it interrupted.
@@ -217,7 +223,7 @@ export function createRunner(deps: RunnerDeps) {
 
   function launch(run: Run): void {
     const instance = store.instances.get(run.instanceId);
-    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined, sessionNamed: false, sessionKind: undefined, sandbox: undefined, limit: null, usage: { costUsd: null, inputTokens: null, outputTokens: null }, usageQueued: false, overBudget: undefined };
+    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined, sessionNamed: false, sessionKind: undefined, sandbox: undefined, limit: null, usage: { costUsd: null, inputTokens: null, outputTokens: null }, usageQueued: false, overBudget: undefined, timeoutLeftMs: 0, tickingSince: undefined };
     active.set(run.id, entry);
     if (!instance) return finish(entry, { error: `The instance ${run.instanceId} no longer exists.` });
     void start(entry, instance).catch((error: unknown) => finish(entry, { error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` }));
@@ -248,6 +254,7 @@ export function createRunner(deps: RunnerDeps) {
       workspaceDir: instance.workspaceDir,
       env: { STEWARD_RUN_ID: run.id, STEWARD_INSTANCE_ID: instance.id },
       inputWaitMs: Number(store.settings.get('runner.inputWaitSeconds') ?? 10) * 1000,
+      permissions: instance.permissions.mode,
       sandbox: entry.sandbox,
       maxBudgetUsd: entry.limit?.usd,
       onEvent: (event: AgentEvent) => record(run, event),
@@ -263,12 +270,18 @@ export function createRunner(deps: RunnerDeps) {
       const asRun: Dispatch = (name, raw) => dispatch(name, raw, { scope: 'admin', runId: run.id });
       entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch: asRun, mcpServers: readSettings(store).mcpServers, revealSecret: deps.revealSecret });
     }
-    const timeoutSeconds = agent.timeoutSeconds ?? defaultTimeoutSeconds;
+    entry.timeoutLeftMs = (agent.timeoutSeconds ?? defaultTimeoutSeconds) * 1000;
+    tick(entry);
+    void entry.agent.exited.then((exit) => finish(entry, exit));
+  }
+
+  /** Lets the run's timeout tick again, for what is left of it. */
+  function tick(entry: Active): void {
+    entry.tickingSince = clock.now().getTime();
     entry.timer = clock.setTimer(() => {
       entry.ending = 'timed_out';
       entry.agent?.kill();
-    }, timeoutSeconds * 1000);
-    void entry.agent.exited.then((exit) => finish(entry, exit));
+    }, entry.timeoutLeftMs);
   }
 
   /** Starts queued runs while there is room. */
@@ -320,14 +333,15 @@ export function createRunner(deps: RunnerDeps) {
     /** Deals with runs a previous process left running, then starts queued ones. */
     start(): void {
       running = true;
-      const interrupted = store.runs.running().map((run) => run.id);
+      const interrupted = [...store.runs.running(), ...store.runs.waitingStarted()].map((run) => run.id);
       // What their agents left running (a killed Steward's orphans) ends before they are marked.
       const swept = sweepMarked(interrupted.map((id) => `STEWARD_RUN_ID=${id}`));
       if (swept > 0) logger.warn({ processes: swept }, 'ended what interrupted runs left running');
       grants.endAll(interrupted);
       const now = clock.now();
       store.transaction(() => {
-        for (const run of store.runs.running()) {
+        // A run that waited for a person when Steward stopped lost its agent with it.
+      for (const run of [...store.runs.running(), ...store.runs.waitingStarted()]) {
           store.runs.finish(run.id, 'interrupted', now.toISOString(), 'Steward stopped while this run was running.', null);
           line(run, 'system', 'Run interrupted: Steward stopped while it was running.', { type: 'run.interrupted', runId: run.id });
           // An automation's run is tried once more; a webhook's is not repeated behind its sender's back.
@@ -359,13 +373,28 @@ export function createRunner(deps: RunnerDeps) {
       }
       const run = store.runs.get(id);
       if (!run) throw new AppError('not_found', `No run ${id}.`);
-      if (run.status === 'queued') {
+      if (run.status === 'queued' || run.status === 'waiting') {
         store.transaction(() => {
           store.runs.finish(id, 'cancelled', clock.now().toISOString(), 'Cancelled before it started.', null);
           line(run, 'system', 'Run cancelled before it started.', { type: 'run.cancelled', runId: id });
         });
       }
+      deps.onRunEnded?.(id);
       return store.runs.get(id)!;
+    },
+
+    /** A run's agent waits for a person (true) or goes on (false): its timeout stands still meanwhile. */
+    waiting(runId: string, waiting: boolean): void {
+      const entry = active.get(runId);
+      if (!entry) return;
+      if (waiting && entry.tickingSince !== undefined) {
+        if (entry.timer !== undefined) clock.clearTimer(entry.timer);
+        entry.timer = undefined;
+        entry.timeoutLeftMs = Math.max(entry.timeoutLeftMs - (clock.now().getTime() - entry.tickingSince), 0);
+        entry.tickingSince = undefined;
+      } else if (!waiting && entry.tickingSince === undefined && entry.ending === undefined) {
+        tick(entry);
+      }
     },
 
     /** Stops taking runs and ends the ones running; they stay "running" in SQLite and are found interrupted at the next start. */

@@ -10,7 +10,7 @@ import type { Store } from '../store';
 import type { AutomationRecord } from '../store/repositories/automations';
 import type { FireReason, FireState } from '../../../shared/contract';
 import { budgetBlock, recordBudgetSkip } from '../services/budgets';
-import { enqueueRun } from '../services/run-queue';
+import { beforeRun, enqueueRun } from '../services/run-queue';
 import { checkAlarm } from '../services/automation-alarms';
 import { type OffReport, reportOffTime } from './off-report';
 import type { Clock } from './clock';
@@ -99,7 +99,7 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
     } else {
       const run = enqueueRun(
         store,
-        { instanceId: automation.instanceId, threadId: automation.threadId, source: 'automation', sourceId: automation.id, prompt: automation.prompt, scheduledFor, parentRunId: automation.createdByRunId },
+        { instanceId: automation.instanceId, threadId: automation.threadId, source: 'automation', sourceId: automation.id, prompt: automation.prompt, scheduledFor, parentRunId: automation.createdByRunId, approval: beforeRun(automation.approval, `Start the ${describeTime(scheduledFor)} run of "${automation.name}"?`) },
         now,
       );
       if (late) {

@@ -1,7 +1,7 @@
 // Automations: a prompt on a cron schedule. The read model adds the next fire times and the last run.
 // An update that changes nothing writes nothing.
 import type { z } from 'zod';
-import { type Automation, type AutomationCreate, type AutomationUpdate, type Run, noRetry } from '../../../shared/contract';
+import { type Automation, type AutomationCreate, type AutomationUpdate, type Run, noApproval, noRetry } from '../../../shared/contract';
 import { nextFireTimes } from '../../../shared/cron';
 import { AppError } from '../../../shared/errors';
 import { newId } from '../ids';
@@ -69,6 +69,7 @@ export function createAutomationsService(
           memory: input.memory,
           retry: input.retry ?? noRetry,
           budget: input.budget ?? {},
+          approval: input.approval ?? noApproval,
           alarm: null,
           lastFireAt: now,
           instanceId: instance.id,
@@ -102,6 +103,7 @@ export function createAutomationsService(
           memory: patch.memory ?? current.memory,
           retry: patch.retry ?? current.retry,
           budget: patch.budget ?? current.budget,
+          approval: patch.approval ?? current.approval,
           instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
           updatedAt: now,
         };

@@ -7,6 +7,7 @@ import { createActivityService } from './activity';
 import { createAgendaService } from './agenda';
 import { createAgentDetector } from './agent-detect';
 import { createApiKeysService } from './api-keys';
+import { createApprovalsService } from './approvals';
 import { createAutomationsService } from './automations';
 import { createCommitBatcher } from './commit-batcher';
 import type { ServiceContext } from './context';
@@ -17,7 +18,7 @@ import { createInstancesService } from './instances';
 import { createLiveEvents } from './live-events';
 import { createNotificationChannelsService } from './notification-channels';
 import { createNotificationDispatcher, defaultNotificationTiming } from './notification-dispatcher';
-import { createRunNotifier } from './run-notifier';
+import { createRunNotifier, linkBase } from './run-notifier';
 import { createRunsService } from './runs';
 import { createSecretsService } from './secrets';
 import { createSettingsService } from './settings';
@@ -43,9 +44,17 @@ export function createServices(context: ServiceContext) {
     dataDir: context.dataDir,
     // The tunnel is made below; a run starts only once everything is.
     publicUrl: () => tunnel.publicUrl(),
+    onRunEnded: (runId) => approvals.expireForRun(runId),
   });
-  const runsQueued = () => runner.nudge();
+  // What queued runs may also have made: before-run approvals, whose expiry the approvals' timer keeps.
+  const runsQueued = () => {
+    runner.nudge();
+    approvals.arm();
+  };
   const runs = createRunsService(context, runsQueued);
+  // Decision links work from a phone: through the tunnel while it is up.
+  const approvals = createApprovalsService(context, { runsQueued, linkBase: () => tunnel.publicUrl() ?? linkBase(context) });
+  approvals.useHooks({ waiting: (runId, waiting) => runner.waiting(runId, waiting) });
   const instances = createInstancesService(context, { revealSecret, runsQueued, cancelRun: (id) => void runner.cancel(id) });
   const webhookDirectory = createWebhookDirectory(context.store);
   const scheduler = createScheduler({ store, clock: context.clock, logger: context.logger, onRunsQueued: runsQueued });
@@ -75,6 +84,7 @@ export function createServices(context: ServiceContext) {
     live: createLiveEvents(context, activity),
     secrets,
     runs,
+    approvals,
     instances,
     scheduler,
     runner,

@@ -4,8 +4,9 @@
 // changed agent is probed again.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type AgentConfig, type Budget, type Instance, InstanceCreate, InstancePatch, type SandboxConfig, defaultSandbox } from '../../../shared/contract';
+import { type AgentConfig, type Budget, type Instance, type Permissions, bypassPermissions, InstanceCreate, InstancePatch, type SandboxConfig, defaultSandbox } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
+import { askProblem } from '../../../shared/agent-permissions';
 import { type ProbeResult, probeAgent } from '../agents/probe';
 import { newId } from '../ids';
 import { readSettings } from '../settings';
@@ -25,8 +26,14 @@ export function slugify(name: string): string {
   return slug || 'agent';
 }
 
+/** 400 for `permissions: ask` on an agent that cannot ask. */
+function assertCanAsk(agent: AgentConfig): void {
+  const problem = askProblem(agent);
+  if (problem) throw new AppError('invalid_field', problem, { field: 'permissions' });
+}
+
 /** Equal configurations (agents, sandboxes, budgets), whatever the order of their keys. */
-function sameConfig<T extends AgentConfig | SandboxConfig | Budget>(a: T, b: T): boolean {
+function sameConfig<T extends AgentConfig | SandboxConfig | Budget | Permissions>(a: T, b: T): boolean {
   const canonical = (value: unknown): unknown =>
     value !== null && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)).map(([key, each]) => [key, canonical(each)]))
@@ -147,6 +154,7 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
 
   function insert(input: z.output<typeof InstanceCreate>, isDefault: boolean): Instance {
     return store.transaction(() => {
+      if (input.permissions?.mode === 'ask') assertCanAsk(input.agent ?? readSettings(store).defaultAgent);
       const now = isoNow(context);
       const slug = uniqueSlug(input.name);
       const id = newId('ins');
@@ -161,6 +169,7 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         agent: input.agent ?? readSettings(store).defaultAgent,
         sandbox: input.sandbox ?? defaultSandbox,
         budget: input.budget ?? {},
+        permissions: input.permissions ?? bypassPermissions,
         workspaceDir: input.workspaceDir ?? path.join(context.dataDir, 'workspaces', slug),
         isDefault,
         createdAt: now,
@@ -201,11 +210,15 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         const newSandbox = !sameConfig(sandbox, current.sandbox);
         const budget = patch.budget ?? current.budget;
         const newBudget = !sameConfig(budget, current.budget);
+        const permissions = patch.permissions ?? current.permissions;
+        const newPermissions = !sameConfig(permissions, current.permissions);
+        if (permissions.mode === 'ask' && (newPermissions || newAgent)) assertCanAsk(agent);
         // An update that changes nothing writes nothing: updatedAt stays, no change is announced.
-        if (name === current.name && avatarUrl === current.avatarUrl && !newAgent && !newSandbox && !newBudget) return false;
+        if (name === current.name && avatarUrl === current.avatarUrl && !newAgent && !newSandbox && !newBudget && !newPermissions) return false;
         const at = isoNow(context);
         store.instances.update(id, { name, avatarUrl, updatedAt: at });
         if (newBudget) store.instances.setBudget(id, budget, at);
+        if (newPermissions) store.instances.setPermissions(id, permissions, at);
         if (!newAgent && !newSandbox) return false;
         store.instances.setAgent(id, agent, sandbox, at);
         const said = [newAgent && `Agent changed to ${describeAgent(agent)}`, newSandbox && describeSandboxChange(current.sandbox, sandbox)].filter(Boolean).join('; ');

@@ -1,7 +1,8 @@
 // Queuing a run: the one way a prompt enters the system, whether from a trigger, a schedule or
 // "run now". Pure over the store, so the trigger writer thread uses it as the main thread does.
-import type { Run, RunSource } from '../../../shared/contract';
+import type { ApprovalPolicy, Run, RunSource } from '../../../shared/contract';
 import { newId } from '../ids';
+import { createApproval } from './approval-records';
 import type { Store } from '../store';
 
 export interface RunRequest {
@@ -21,7 +22,12 @@ export interface RunRequest {
   retryOf?: string | null;
   /** A queued run that must not start before this time (a retry's backoff). */
   startAfter?: Date | null;
+  /** Wait for a person to allow it before it starts (an automation's or webhook's before-run approval). */
+  approval?: { title: string; timeoutSeconds: number } | null;
 }
+
+/** The approval a run waits for under an automation's or webhook's policy, or none. */
+export const beforeRun = (policy: ApprovalPolicy, title: string): RunRequest['approval'] => (policy.mode === 'before-run' ? { title, timeoutSeconds: policy.timeoutSeconds } : null);
 
 /**
  * Writes one row, so a trigger costs one insert; the runner writes the prompt into the thread
@@ -37,7 +43,7 @@ export function enqueueRun(store: Store, request: RunRequest, at: Date): Run {
     threadId: request.threadId,
     source: request.source,
     sourceId: request.sourceId,
-    status: 'queued',
+    status: request.approval ? 'waiting' : 'queued',
     prompt: request.prompt,
     scheduledFor: request.scheduledFor?.toISOString() ?? null,
     createdAt: at.toISOString(),
@@ -60,5 +66,8 @@ export function enqueueRun(store: Store, request: RunRequest, at: Date): Run {
     outputTokens: null,
   };
   store.runs.insert(run, request.idempotencyKey ?? null);
+  if (request.approval) {
+    createApproval(store, { runId: run.id, instanceId: run.instanceId, threadId: run.threadId, kind: 'run', title: request.approval.title, detail: { text: run.prompt }, timeoutSeconds: request.approval.timeoutSeconds }, at);
+  }
   return run;
 }

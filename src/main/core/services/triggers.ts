@@ -10,6 +10,7 @@ import { budgetBlock, recordBudgetSkip } from './budgets';
 import type { ServiceContext } from './context';
 import type { DeliveryLog, DeliveryResult, TriggerRequest } from './delivery-log';
 import type { RunsService } from './runs';
+import { beforeRun } from './run-queue';
 import { verifySignature } from './signatures';
 import { type Payload, queryPayload, readPayload } from './trigger-payload';
 import type { WebhookDirectory } from './webhook-directory';
@@ -89,7 +90,7 @@ export function createTriggersService(
       }
       const block = budgetBlock(store, { instanceId: target.instanceId }, request.receivedAt);
       const run = runs.enqueue(
-        { instanceId: target.instanceId, threadId: target.threadId, source: 'webhook', sourceId: target.id, prompt, idempotencyKey, replayOf: request.replayOf ?? null, parentRunId: target.createdByRunId },
+        { instanceId: target.instanceId, threadId: target.threadId, source: 'webhook', sourceId: target.id, prompt, idempotencyKey, replayOf: request.replayOf ?? null, parentRunId: target.createdByRunId, approval: beforeRun(target.approval, `Start a run of webhook "${target.name}"?`) },
         request.receivedAt,
       );
       // Over its instance's budget the request is still taken (the sender need not retry), and its run ends at once, saying why.

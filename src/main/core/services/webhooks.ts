@@ -1,7 +1,7 @@
 // Webhooks: records with a secret token, filled from a sender's preset at creation; triggering
 // them lives in triggers.ts.
 import type { z } from 'zod';
-import { type Sender, type SignatureInput as SignatureInputSchema, type Webhook, type WebhookCreate, type WebhookUpdate, noRetry } from '../../../shared/contract';
+import { type Sender, type SignatureInput as SignatureInputSchema, type Webhook, type WebhookCreate, type WebhookUpdate, noApproval, noRetry } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { describeCheck } from '../../../shared/webhook-check';
 import { senderPresets } from '../../../shared/webhook-senders';
@@ -113,6 +113,7 @@ export function createWebhooksService(
           notify: input.notify,
           memory: input.memory,
           retry: input.retry ?? noRetry,
+          approval: input.approval ?? noApproval,
           signature,
           sender,
           maxPayloadBytes: input.maxPayloadBytes ?? preset.maxPayloadBytes,
@@ -144,6 +145,7 @@ export function createWebhooksService(
         notify: patch.notify ?? current.notify,
         memory: patch.memory ?? current.memory,
         retry: patch.retry ?? current.retry,
+        approval: patch.approval ?? current.approval,
         token: patch.regenerateToken ? randomToken(32) : current.token,
         signature: patch.signature === undefined ? current.signature : sealed(patch.signature, sender, current.signature),
         instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,

@@ -6,7 +6,7 @@ export type StoreChange =
   | { type: 'activity'; line: StoredActivityLine }
   | { type: 'run'; runId: string }
   | { type: 'instance'; instanceId: string }
-  | { type: 'changed'; resource: 'automation' | 'webhook'; id: string };
+  | { type: 'changed'; resource: 'automation' | 'webhook' | 'approval'; id: string };
 
 export interface StoredActivityLine {
   seq: number;

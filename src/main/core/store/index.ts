@@ -4,6 +4,7 @@ import { type OpenDatabaseOptions, openDatabase } from './database';
 import { type CommitHooks, createCommitHooks } from './commit-hooks';
 import { createActivityRepository } from './repositories/activity';
 import { createApiKeysRepository } from './repositories/api-keys';
+import { createApprovalsRepository } from './repositories/approvals';
 import { createAutomationsRepository } from './repositories/automations';
 import { createDeliveriesRepository } from './repositories/deliveries';
 import { createFiresRepository } from './repositories/fires';
@@ -31,6 +32,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     subscribe: (listener: Parameters<CommitHooks['subscribe']>[0]) => hooks.subscribe(listener),
     activity: createActivityRepository(db, hooks),
     apiKeys: createApiKeysRepository(db),
+    approvals: createApprovalsRepository(db, hooks),
     automations: createAutomationsRepository(db, hooks),
     deliveries: createDeliveriesRepository(db),
     fires: createFiresRepository(db),

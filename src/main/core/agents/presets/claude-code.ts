@@ -237,6 +237,8 @@ export const claudeCode: Preset = {
   resume: (args, sessionId) => [...args, '--resume', sessionId],
   // The CLI stops itself once past it, with a result of subtype error_max_budget_usd (print mode only, which a run is).
   withBudget: (args, usd) => [...args, '--max-budget-usd', String(usd)],
+  // Its own allow rules still apply first; what they do not allow is asked through Steward's tool.
+  asking: (args) => [...args.filter((arg) => arg !== '--dangerously-skip-permissions'), '--permission-prompt-tool', `mcp__${stewardServerName}__approval_prompt`],
   // --mcp-config takes several files: it goes right after -p, so that a flag ends its list. The
   // user's own MCP servers stay (no --strict-mcp-config); Steward's tools are mcp__steward__*.
   withSteward(args, server) {

@@ -30,6 +30,8 @@ export interface Preset {
   withSteward?: (args: string[], server: StewardServer, env: NodeJS.ProcessEnv) => { args: string[]; env: Record<string, string> };
   /** The command line with the CLI's own spending cap in US dollars. Absent: the CLI has none (Steward's own check still applies). */
   withBudget?: (args: string[], usd: number) => string[];
+  /** The command line that makes the CLI ask Steward's MCP server before it acts (permissions: ask), from the one that lets it act. Absent: it cannot ask. */
+  asking?: (args: string[]) => string[];
 }
 
 /** A parser for streams whose lines stand alone. */

@@ -47,6 +47,7 @@ export const fileTools: Tool[] = [
   },
   {
     name: 'write_file',
+    acts: true,
     description: 'Create or overwrite a text file in the workspace; missing folders are created.',
     parameters: {
       type: 'object',

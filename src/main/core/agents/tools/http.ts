@@ -9,6 +9,7 @@ const maxBodyChars = 30_000;
 
 export const httpTool: Tool = {
   name: 'http_request',
+  acts: true,
   description: 'Make an HTTP request and get the status, content type and body (text, cut when long).',
   parameters: {
     type: 'object',

@@ -9,6 +9,7 @@ const maxKeptBytes = 4 * 1024 * 1024;
 
 export const shellTool: Tool = {
   name: 'shell',
+  acts: true,
   description: 'Run a shell command in the workspace and get its exit code and output. No terminal and no input: use non-interactive flags.',
   parameters: {
     type: 'object',

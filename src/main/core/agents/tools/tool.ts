@@ -15,6 +15,8 @@ export interface Tool {
   description: string;
   parameters: Record<string, unknown>;
   run(args: Record<string, unknown>, context: ToolContext): Promise<string>;
+  /** It acts (runs commands, writes files, sends requests): under `permissions: ask` a person allows each call first. */
+  acts?: boolean;
 }
 
 /** A mistake in how the model called a tool: it is told and may try again. */

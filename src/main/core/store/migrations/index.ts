@@ -15,6 +15,7 @@ import notificationChannels from './0013_notification_channels';
 import instanceSandbox from './0014_instance_sandbox';
 import automationReliability from './0015_automation_reliability';
 import runRetries from './0016_run_retries';
+import approvals from './0017_approvals';
 
 export interface Migration {
   version: number;
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
   { version: 14, name: '0014_instance_sandbox', sql: instanceSandbox },
   { version: 15, name: '0015_automation_reliability', sql: automationReliability },
   { version: 16, name: '0016_run_retries', sql: runRetries },
+  { version: 17, name: '0017_approvals', sql: approvals },
 ];

@@ -1,7 +1,7 @@
 // automations table <-> automation records (the read model adds nextRuns and the last run).
 import type Database from 'better-sqlite3';
 import type { CommitHooks } from '../commit-hooks';
-import { type AutomationTrigger, Budget, type Memory, type NotifyOverride, RetryPolicy } from '../../../../shared/contract';
+import { ApprovalPolicy, type AutomationTrigger, Budget, type Memory, type NotifyOverride, RetryPolicy } from '../../../../shared/contract';
 
 interface AutomationRow {
   id: string;
@@ -16,6 +16,7 @@ interface AutomationRow {
   memory: Memory;
   retry: string;
   budget: string;
+  approval: string;
   alarm: AutomationAlarm | null;
   last_fire_at: string | null;
   instance_id: string;
@@ -42,6 +43,7 @@ export interface AutomationRecord {
   memory: Memory;
   retry: RetryPolicy;
   budget: Budget;
+  approval: ApprovalPolicy;
   alarm: AutomationAlarm | null;
   /** The last fire time the scheduler dealt with (ran or skipped); fires after it are still to come. */
   lastFireAt: string;
@@ -67,6 +69,7 @@ function toRecord(row: AutomationRow): AutomationRecord {
     memory: row.memory,
     retry: RetryPolicy.parse(JSON.parse(row.retry)),
     budget: Budget.parse(JSON.parse(row.budget)),
+    approval: ApprovalPolicy.parse(JSON.parse(row.approval)),
     alarm: row.alarm,
     lastFireAt: row.last_fire_at ?? row.updated_at,
     instanceId: row.instance_id,
@@ -77,8 +80,8 @@ function toRecord(row: AutomationRow): AutomationRecord {
   };
 }
 
-const columns = 'id, name, prompt, cron_expression, trigger_after, timezone, enabled, catch_up, notify, memory, retry, budget, alarm, last_fire_at, instance_id, thread_id, created_by_run_id, created_at, updated_at';
-const values = '@id, @name, @prompt, @cronExpression, @triggerAfter, @timezone, @enabled, @catchUp, @notify, @memory, @retry, @budget, @alarm, @lastFireAt, @instanceId, @threadId, @createdByRunId, @createdAt, @updatedAt';
+const columns = 'id, name, prompt, cron_expression, trigger_after, timezone, enabled, catch_up, notify, memory, retry, budget, approval, alarm, last_fire_at, instance_id, thread_id, created_by_run_id, created_at, updated_at';
+const values = '@id, @name, @prompt, @cronExpression, @triggerAfter, @timezone, @enabled, @catchUp, @notify, @memory, @retry, @budget, @approval, @alarm, @lastFireAt, @instanceId, @threadId, @createdByRunId, @createdAt, @updatedAt';
 
 export function createAutomationsRepository(db: Database.Database, hooks: CommitHooks) {
   // Announced so that the UI reloads the automation (a fire's lastFireAt is not a change it shows).
@@ -91,7 +94,7 @@ export function createAutomationsRepository(db: Database.Database, hooks: Commit
   // that delete to everything referencing the automation.
   const upsert = db.prepare(`INSERT INTO automations (${columns}) VALUES (${values})
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt = excluded.prompt, cron_expression = excluded.cron_expression, trigger_after = excluded.trigger_after,
-      retry = excluded.retry, budget = excluded.budget, alarm = excluded.alarm, timezone = excluded.timezone, enabled = excluded.enabled, catch_up = excluded.catch_up, notify = excluded.notify, memory = excluded.memory, last_fire_at = excluded.last_fire_at,
+      retry = excluded.retry, budget = excluded.budget, approval = excluded.approval, alarm = excluded.alarm, timezone = excluded.timezone, enabled = excluded.enabled, catch_up = excluded.catch_up, notify = excluded.notify, memory = excluded.memory, last_fire_at = excluded.last_fire_at,
       instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
   const setLastFire = db.prepare<[string, string]>('UPDATE automations SET last_fire_at = ? WHERE id = ?');
   const setAllLastFire = db.prepare<[string]>('UPDATE automations SET last_fire_at = ? WHERE enabled = 1');
@@ -114,6 +117,7 @@ export function createAutomationsRepository(db: Database.Database, hooks: Commit
         triggerAfter: record.trigger === null ? null : JSON.stringify(record.trigger.after),
         retry: JSON.stringify(record.retry),
         budget: JSON.stringify(record.budget),
+        approval: JSON.stringify(record.approval),
         enabled: record.enabled ? 1 : 0,
       });
       changed(record.id);

@@ -96,6 +96,9 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
   const nextStartAfter = db.prepare<[string], { at: string | null }>("SELECT min(start_after) AS at FROM runs WHERE status = 'queued' AND start_after > ?");
   const setUsage = db.prepare<[number | null, number | null, number | null, string]>('UPDATE runs SET cost_usd = ?, input_tokens = ?, output_tokens = ? WHERE id = ?');
   const setOutcome = db.prepare<[string, string | null, string]>('UPDATE runs SET outcome = ?, summary = ? WHERE id = ?');
+  const waiting = db.prepare<[string], { one: number }>("SELECT 1 AS one FROM runs WHERE source_id = ? AND status = 'waiting' LIMIT 1");
+  const setStatus = db.prepare<[string, string, string]>('UPDATE runs SET status = ? WHERE id = ? AND status = ?');
+  const waitingStarted = db.prepare<[], RunRow>(`SELECT ${columns} FROM runs WHERE status = 'waiting' AND started_at IS NOT NULL`);
   const active = db.prepare<[string], { one: number }>(
     "SELECT 1 AS one FROM runs WHERE source_id = ? AND status IN ('queued', 'running') LIMIT 1",
   );
@@ -223,7 +226,15 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
         .map(toRun);
     },
     /** True while a run of this automation or webhook is queued or running. */
-    hasActive: (sourceId: string): boolean => active.get(sourceId) !== undefined,
+    hasActive: (sourceId: string): boolean => active.get(sourceId) !== undefined || waiting.get(sourceId) !== undefined,
+    /** Moves a run from one status to another (waiting ⇄ queued or running); false when it was no longer `from`. */
+    move(id: string, from: RunStatus, to: RunStatus): boolean {
+      const moved = setStatus.run(to, id, from).changes === 1;
+      if (moved) changed(id);
+      return moved;
+    },
+    /** Runs that were waiting for a person in the middle of their agent's work. */
+    waitingStarted: (): Run[] => waitingStarted.all().map(toRun),
     /** When the newest run of an automation or webhook was created, and how it stands. */
     latestFor(sourceId: string): { id: string; createdAt: string; status: RunStatus } | undefined {
       const row = latest.get(sourceId);

@@ -1,7 +1,7 @@
 // webhooks table <-> webhook records. Triggers find a webhook by the hash of its token.
 import type Database from 'better-sqlite3';
 import type { CommitHooks } from '../commit-hooks';
-import { type FilterCondition, type Memory, type NotifyOverride, RetryPolicy, type Sender, type SignatureScheme } from '../../../../shared/contract';
+import { ApprovalPolicy, type FilterCondition, type Memory, type NotifyOverride, RetryPolicy, type Sender, type SignatureScheme } from '../../../../shared/contract';
 
 interface WebhookRow {
   id: string;
@@ -12,6 +12,7 @@ interface WebhookRow {
   notify: NotifyOverride;
   memory: Memory;
   retry: string;
+  approval: string;
   signature_scheme: SignatureScheme | null;
   signature_secret: string | null;
   sender: Sender;
@@ -35,6 +36,7 @@ export interface WebhookRecord {
   notify: NotifyOverride;
   memory: Memory;
   retry: RetryPolicy;
+  approval: ApprovalPolicy;
   /** The signature check, with its secret sealed by the secret box; null when there is none. */
   signature: { scheme: SignatureScheme; sealedSecret: string } | null;
   sender: Sender;
@@ -61,6 +63,7 @@ function toRecord(row: WebhookRow): WebhookRecord {
     notify: row.notify,
     memory: row.memory,
     retry: RetryPolicy.parse(JSON.parse(row.retry)),
+    approval: ApprovalPolicy.parse(JSON.parse(row.approval)),
     signature: row.signature_scheme && row.signature_secret ? { scheme: row.signature_scheme, sealedSecret: row.signature_secret } : null,
     sender: row.sender,
     maxPayloadBytes: row.max_payload_bytes,
@@ -76,7 +79,7 @@ function toRecord(row: WebhookRow): WebhookRecord {
 }
 
 const columns =
-  'id, name, prompt_template, token, enabled, notify, memory, retry, signature_scheme, signature_secret, sender, max_payload_bytes, filter, fence_payload, idempotency_key, instance_id, thread_id, created_by_run_id, created_at, updated_at';
+  'id, name, prompt_template, token, enabled, notify, memory, retry, approval, signature_scheme, signature_secret, sender, max_payload_bytes, filter, fence_payload, idempotency_key, instance_id, thread_id, created_by_run_id, created_at, updated_at';
 
 export function createWebhooksRepository(db: Database.Database, hooks: CommitHooks) {
   const changed = (id: string) => {
@@ -88,10 +91,10 @@ export function createWebhooksRepository(db: Database.Database, hooks: CommitHoo
   // An upsert that updates in place: INSERT OR REPLACE would delete the row first and cascade
   // that delete to everything referencing the webhook.
   const upsert = db.prepare(`INSERT INTO webhooks (${columns}, token_hash)
-    VALUES (@id, @name, @promptTemplate, @token, @enabled, @notify, @memory, @retry, @signatureScheme, @signatureSecret, @sender, @maxPayloadBytes, @filter, @fencePayload,
+    VALUES (@id, @name, @promptTemplate, @token, @enabled, @notify, @memory, @retry, @approval, @signatureScheme, @signatureSecret, @sender, @maxPayloadBytes, @filter, @fencePayload,
       @idempotencyKey, @instanceId, @threadId, @createdByRunId, @createdAt, @updatedAt, @tokenHash)
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt_template = excluded.prompt_template, token = excluded.token,
-      token_hash = excluded.token_hash, enabled = excluded.enabled, notify = excluded.notify, memory = excluded.memory, retry = excluded.retry, signature_scheme = excluded.signature_scheme,
+      token_hash = excluded.token_hash, enabled = excluded.enabled, notify = excluded.notify, memory = excluded.memory, retry = excluded.retry, approval = excluded.approval, signature_scheme = excluded.signature_scheme,
       signature_secret = excluded.signature_secret, sender = excluded.sender, max_payload_bytes = excluded.max_payload_bytes, filter = excluded.filter,
       fence_payload = excluded.fence_payload, idempotency_key = excluded.idempotency_key, instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
   const remove = db.prepare<[string]>('DELETE FROM webhooks WHERE id = ?');
@@ -111,6 +114,7 @@ export function createWebhooksRepository(db: Database.Database, hooks: CommitHoo
         ...record,
         enabled: record.enabled ? 1 : 0,
         retry: JSON.stringify(record.retry),
+        approval: JSON.stringify(record.approval),
         filter: JSON.stringify(record.filter),
         fencePayload: record.fencePayload ? 1 : 0,
         signatureScheme: signature?.scheme ?? null,
