@@ -35,6 +35,7 @@ const sections = [
   ['Settings', contract.settingsOperations],
   ['Tunnel', contract.tunnelOperations],
   ['Notification channels', contract.notificationOperations],
+  ['Approvals', contract.approvalOperations],
 ];
 
 function keyLine(operation) {

@@ -36,11 +36,13 @@ describe('MCP over Streamable HTTP', () => {
     const { tools } = await client.listTools();
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual(
-      expect.arrayContaining(['list_automations', 'get_automation', 'create_automation', 'update_automation', 'list_webhooks', 'get_webhook', 'create_webhook', 'update_webhook', 'list_instances', 'send_prompt', 'get_run', 'get_run_messages', 'list_activity']),
+      expect.arrayContaining(['list_automations', 'get_automation', 'create_automation', 'update_automation', 'list_webhooks', 'get_webhook', 'create_webhook', 'update_webhook', 'list_instances', 'send_prompt', 'get_run', 'get_run_messages', 'list_activity', 'ask_human', 'approval_prompt']),
     );
     const create = tools.find((tool) => tool.name === 'create_automation')!;
     expect(create.inputSchema.properties).toHaveProperty('cronExpression');
-    expect(create.inputSchema.required).toEqual(expect.arrayContaining(['name', 'prompt', 'cronExpression']));
+    // A schedule or a trigger: neither is required on its own.
+    expect(create.inputSchema.properties).toHaveProperty('trigger');
+    expect(create.inputSchema.required).toEqual(expect.arrayContaining(['name', 'prompt']));
     const update = tools.find((tool) => tool.name === 'update_automation')!;
     expect(update.inputSchema.required).toContain('id');
   });
