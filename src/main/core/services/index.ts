@@ -17,6 +17,7 @@ import { createFiresService } from './fires';
 import { createInstancesService } from './instances';
 import { createLiveEvents } from './live-events';
 import { createNotificationChannelsService } from './notification-channels';
+import { createOutcomesService } from './outcomes';
 import { createNotificationDispatcher, defaultNotificationTiming } from './notification-dispatcher';
 import { createRunNotifier, linkBase } from './run-notifier';
 import { createRunsService } from './runs';
@@ -85,6 +86,7 @@ export function createServices(context: ServiceContext) {
     secrets,
     runs,
     approvals,
+    outcomes: createOutcomesService(context),
     instances,
     scheduler,
     runner,
