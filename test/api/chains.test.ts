@@ -1,6 +1,6 @@
 // Chained automations through the API and the real runner (custom command agents): B runs after A
 // with A's answer in its prompt; a loop is refused at save; a chain stops at runner.maxRunDepth with
-// a feed line; a run that is retried starts its followers only when the retry ends; deleting an
+// a feed line, and at a follower's budget; a run that is retried starts its followers only when the retry ends; deleting an
 // automation disables its followers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEvent, Run } from '../../src/shared/contract';
@@ -88,6 +88,24 @@ describe('a chain', () => {
     const { events } = (await t.api('GET', `/api/activity?instanceIds=${echoer}&kinds=system`)).body as { events: ActivityEvent[] };
     expect(events.find((line) => line.runId === bRun.id && line.displayText.startsWith('Step 3 did not start'))?.displayText).toMatch(/runner\.maxRunDepth/);
     await t.api('PATCH', '/api/settings', { runner: { maxRunDepth: 3 } });
+  });
+});
+
+describe('a chain over budget', () => {
+  it('skips the link whose automation is over its budget, saying so', async () => {
+    const a = await automation({ name: 'Collect', prompt: 'collect', cronExpression: '0 2 * * *', instanceId: reporter });
+    const b = await automation({ name: 'Expensive follow-up', prompt: 'spend', instanceId: echoer, budget: { usdPerDay: 0.01 }, ...after(a) });
+    const { store } = t.core;
+    // Today's spend of B: an earlier run that cost more than its day's budget.
+    store.transaction(() => {
+      const earlier = enqueueRun(store, { instanceId: echoer, threadId: store.automations.get(b)!.threadId, source: 'automation', sourceId: b, prompt: 'spend' }, new Date());
+      store.runs.setUsage(earlier.id, { costUsd: 0.02, inputTokens: 10, outputTokens: 10 });
+      store.runs.finish(earlier.id, 'succeeded', new Date().toISOString(), null, null);
+    });
+    await settled(t, (await t.api('POST', `/api/automations/${a}/run`)).body.run.id);
+    expect((await runsOf(b)).length).toBe(1);
+    const { events } = (await t.api('GET', `/api/activity?instanceIds=${echoer}&kinds=system`)).body as { events: ActivityEvent[] };
+    expect(events.map((line) => line.displayText)).toContainEqual(expect.stringMatching(/^Run not started\. Over budget: automation "Expensive follow-up"/));
   });
 });
 

@@ -40,7 +40,7 @@ describe('quiet runs', () => {
     renderWith(store, <RunList />);
     const fold = await screen.findByRole('button', { name: 'Daily digest: 3 runs, nothing to report' });
     expect(new Set(runLinks())).toEqual(new Set([attention.id]));
-    expect(screen.getByRole('row', { name: /needs attention/ }).textContent).toContain('The disk is 97% full.');
+    expect(screen.getByRole('row', { name: /Needs attention/ }).textContent).toContain('The disk is 97% full.');
 
     fireEvent.click(fold);
     expect(fold.getAttribute('aria-expanded')).toBe('true');

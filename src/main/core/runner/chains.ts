@@ -1,11 +1,13 @@
 // Chained automations: when a run of an automation ends, each enabled automation that runs after
 // it on that ending gets a queued run on its own instance and thread, its prompt filled with what
 // the run left ({{previous.output}}, .status, .runId, .summary). The new run is the ended run's
-// child, so a chain counts toward runner.maxRunDepth like runs that agents start.
+// child, so a chain counts toward runner.maxRunDepth like runs that agents start; a follower over
+// its budget is skipped as its scheduled fire would be.
 import type { Run } from '../../../shared/contract';
 import type { AutomationRecord } from '../store/repositories/automations';
 import type { Store } from '../store';
 import { readSettings } from '../settings';
+import { budgetBlock, recordBudgetSkip } from '../services/budgets';
 import { appendRunLine } from '../services/run-lines';
 import { enqueueRun } from '../services/run-queue';
 
@@ -57,6 +59,12 @@ export function chainAfter(store: Store, run: Run, at: Date): void {
     if (depth >= maxRunDepth) {
       const text = `${follower.name} did not start after this run: it ends a chain ${depth} run${depth === 1 ? '' : 's'} deep, and runs may start runs ${maxRunDepth} deep (Settings: runner.maxRunDepth).`;
       appendRunLine(store, run, 'system', text, { type: 'chain.depth_limit', runId: run.id, automationId: follower.id, depth, maxRunDepth }, at);
+      continue;
+    }
+    // Over its budget, a link is skipped as a scheduled fire would be: a line, and one notice a period.
+    const block = budgetBlock(store, { instanceId: follower.instanceId, automation: follower }, at);
+    if (block) {
+      recordBudgetSkip(store, block, follower.instanceId, at, { automationId: follower.id, label: 'cron' });
       continue;
     }
     const prompt = renderChainPrompt(follower.prompt, previous);
