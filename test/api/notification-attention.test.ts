@@ -53,5 +53,8 @@ describe('a channel on attention', () => {
     expect(runIdsAt('/attention')).toEqual([attention.id, failed.id].sort());
     expect(runIdsAt('/all')).toEqual([done.id, attention.id, failed.id].sort());
     expect(await deliveriesOf(quiet.id)).toEqual([]);
+    // What needs attention says what, in the agent's words.
+    const told = received.find((request) => request.path === '/attention' && JSON.parse(request.body).data.runId === attention.id)!;
+    expect(JSON.parse(told.body).data).toMatchObject({ status: 'succeeded', outcome: 'needs_attention', summary: 'The disk is 97% full.' });
   });
 });

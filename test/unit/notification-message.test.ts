@@ -43,6 +43,15 @@ const notice: RunNotice = {
 };
 
 describe('buildNotification', () => {
+  it('heads a run that needs attention so, with its agent\'s summary', () => {
+    const attention: RunNotice = { ...notice, event: 'run.succeeded', status: 'succeeded', error: null, outcome: 'needs_attention', summary: 'Two certificates expire this week.' };
+    const { headers, body } = buildNotification('ntfy', attention);
+    expect(headers.title).toBe(`=?UTF-8?B?${Buffer.from('Needs attention: Nächtlich').toString('base64')}?=`);
+    expect(body.split('\n')[1]).toBe('Two certificates expire this week.');
+    expect(JSON.parse(buildNotification('discord', attention).body).content).toContain('**Needs attention: Nächtlich**\nautomation Nächtlich on Default · 2 min 5 s\nTwo certificates expire this week.');
+    expect(JSON.parse(buildNotification('webhook', attention).body).data).toMatchObject({ outcome: 'needs_attention', summary: 'Two certificates expire this week.' });
+  });
+
   it('ntfy: an RFC 2047 title when it is not ASCII, high priority for a failure, the error cut', () => {
     const { headers, body } = buildNotification('ntfy', notice);
     expect(headers.title).toBe(`=?UTF-8?B?${Buffer.from('Run failed: Nächtlich').toString('base64')}?=`);

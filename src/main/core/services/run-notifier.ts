@@ -47,6 +47,8 @@ export function runNotice(context: ServiceContext, run: Run): RunNotice {
     status: run.status,
     runId: run.id,
     error: run.error,
+    outcome: run.outcome ?? null,
+    summary: run.summary ?? null,
     source: { type: run.source, id: run.sourceId, name },
     instance: instance ? { id: instance.id, name: instance.name } : null,
     startedAt: run.startedAt,
