@@ -29,7 +29,6 @@ const sections = [
   ['Instances', contract.instanceOperations],
   ['Agents on this machine', contract.agentOperations],
   ['Runs and threads', { ...contract.runOperations, ...contract.outcomeOperations }],
-  ['Approvals', contract.approvalOperations],
   ['Activity and live events', contract.activityOperations],
   ['API keys', contract.apiKeyOperations],
   ['Secrets', contract.secretOperations],
