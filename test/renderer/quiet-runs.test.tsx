@@ -1,13 +1,15 @@
 // @vitest-environment jsdom
 // Quiet runs stay quiet, on a real core whose agent reports outcomes through Steward's MCP server:
 // the run list and the activity feed fold an automation's nothing_to_report runs of a day into one
-// line that opens to show them; a run that needs attention stays in plain sight.
+// line that opens to show them; a run that needs attention stays in plain sight; Settings offers
+// the attention policy.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { Run } from '../../src/shared/contract';
 import { Activity } from '../../src/renderer/src/features/activity/Activity';
 import { RunList } from '../../src/renderer/src/features/runs/Runs';
+import { Settings } from '../../src/renderer/src/features/settings/Settings';
 import { type TestCore, startTestCore } from '../support/core';
 import { reportingAgent } from '../support/reporting-agent';
 import { settled } from '../support/runs';
@@ -59,6 +61,19 @@ describe('quiet runs', () => {
 
     fireEvent.click(fold);
     await waitFor(() => expect(log.textContent?.match(/Outcome: nothing to report — No new mail\./g)).toHaveLength(3));
+    disconnect();
+  });
+});
+
+describe('the attention policy', () => {
+  it('is offered in Settings and saved', async () => {
+    const { store, disconnect } = connectStore(t);
+    await store.getState().loadSettings();
+    renderWith(store, <Settings />);
+    const policy = await screen.findByLabelText('Notify me when a run finishes');
+    expect(within(policy).getByRole('option', { name: 'When it fails or needs attention' })).toBeTruthy();
+    fireEvent.change(policy, { target: { value: 'attention' } });
+    await waitFor(async () => expect((await t.api('GET', '/api/settings')).body.settings.notifications.on).toBe('attention'));
     disconnect();
   });
 });
