@@ -9,7 +9,7 @@ import type { Store } from '../store';
 import { readSettings } from '../settings';
 import { budgetBlock, recordBudgetSkip } from '../services/budgets';
 import { appendRunLine } from '../services/run-lines';
-import { enqueueRun } from '../services/run-queue';
+import { beforeRun, enqueueRun } from '../services/run-queue';
 
 /** What a follower's prompt may quote of the run it follows; empty strings when there is none. */
 export interface PreviousRun {
@@ -68,6 +68,7 @@ export function chainAfter(store: Store, run: Run, at: Date): void {
       continue;
     }
     const prompt = renderChainPrompt(follower.prompt, previous);
-    enqueueRun(store, { instanceId: follower.instanceId, threadId: follower.threadId, source: 'automation', sourceId: follower.id, prompt, parentRunId: run.id }, at);
+    const approval = beforeRun(follower.approval, `Start a run of "${follower.name}" after "${store.automations.get(run.sourceId)?.name ?? run.sourceId}"?`);
+    enqueueRun(store, { instanceId: follower.instanceId, threadId: follower.threadId, source: 'automation', sourceId: follower.id, prompt, parentRunId: run.id, approval }, at);
   }
 }
