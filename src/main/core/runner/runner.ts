@@ -9,6 +9,7 @@ import { AppError } from '../../../shared/errors';
 import { oneLine } from '../../../shared/format';
 import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
 import { startOpenAiAgent } from '../agents/openai-agent';
+import { startAcpAgent } from '../agents/acp-agent';
 import { sweepMarked } from '../agents/process-tree';
 import { afterRun } from './after-run';
 import { createConversations, sessionKindOf } from './conversations';
@@ -213,6 +214,8 @@ export function createRunner(deps: RunnerDeps) {
     };
     if (agent.provider === 'command') {
       entry.agent = startCommandAgent(agent, { ...launch, steward });
+    } else if (agent.provider === 'acp') {
+      entry.agent = startAcpAgent(agent, { ...launch, steward });
     } else {
       const apiKey = agent.apiKeyRef === undefined ? undefined : deps.revealSecret(agent.apiKeyRef);
       if (agent.apiKeyRef !== undefined && apiKey === undefined) {
