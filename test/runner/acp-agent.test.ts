@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAcpAgent } from '../../src/main/core/agents/acp-agent';
+import { type AcpAgent, startAcpAgent } from '../../src/main/core/agents/acp-agent';
 import type { AgentEvent, PermissionRequest } from '../../src/main/core/agents/events';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { Instance, Run } from '../../src/shared/contract';
@@ -14,7 +14,7 @@ import { settled } from '../support/runs';
 import { processesMatching } from '../agents/support';
 
 const scripted = path.resolve(import.meta.dirname, '../fixtures/agents/acp-agent.mjs');
-const agent = { provider: 'acp', command: process.execPath, args: [scripted] } as const;
+const agent: AcpAgent = { provider: 'acp', command: process.execPath, args: [scripted] };
 
 let t: TestCore;
 let instance: Instance;
