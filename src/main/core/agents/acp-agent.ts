@@ -21,6 +21,12 @@ const cancelGraceMs = 3_000;
 /** After the turn: how long the agent may take to exit once its stdin is closed. */
 const exitGraceMs = 2_000;
 const killGraceMs = 5_000;
+/**
+ * A loaded session's earlier turns are replayed as updates, by some agents (Gemini CLI) after
+ * session/load has answered: the prompt waits until they have been quiet this long (at most replayMaxMs).
+ */
+const replayQuietMs = 300;
+const replayMaxMs = 5_000;
 
 /** Why a turn that ended by itself did not succeed, or undefined when it did. */
 const stopReasons: Record<acp.StopReason, string | undefined> = {
@@ -71,10 +77,12 @@ export function startAcpAgent(agent: AcpAgent, launch: AgentLaunch): AgentProces
   let prompting = false;
   // Updates while a session loads are its earlier turns replayed: already in the thread.
   let live = false;
+  let heardAt = 0;
 
   const app = acp
     .client({ name: 'steward' })
     .onNotification('session/update', ({ params }) => {
+      heardAt = Date.now();
       if (live && params.sessionId === sessionId) mapper.update(params.update);
     })
     .onRequest('session/request_permission', ({ params, signal }) => {
@@ -97,6 +105,7 @@ export function startAcpAgent(agent: AcpAgent, launch: AgentLaunch): AgentProces
         try {
           await ctx.request('session/load', { sessionId: launch.resumeSession, cwd, mcpServers });
           sessionId = launch.resumeSession;
+          await replayEnded();
         } catch (error) {
           emit({ type: 'system', text: `The agent could not load its session ${launch.resumeSession} (${errorText(error)}): this run starts a new one.`, raw: { type: 'acp.load_failed' } });
         }
@@ -112,6 +121,14 @@ export function startAcpAgent(agent: AcpAgent, launch: AgentLaunch): AgentProces
     const { stopReason } = await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: launch.prompt }] });
     return stopReason;
   });
+
+  async function replayEnded(): Promise<void> {
+    const deadline = Date.now() + replayMaxMs;
+    heardAt = Date.now();
+    while (Date.now() - heardAt < replayQuietMs && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, replayQuietMs - (Date.now() - heardAt)));
+    }
+  }
 
   const processExit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
   const startError = new Promise<NodeJS.ErrnoException>((resolve) => child.on('error', resolve));
