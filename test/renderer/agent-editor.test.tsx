@@ -97,6 +97,7 @@ describe('Edit agent', () => {
     await waitFor(() => expect(card.textContent).toContain('Could not reach the model server'));
     disconnect();
   });
+
   it('makes an instance’s agent an ACP agent: its command and arguments, probed with initialize', async () => {
     const scripted = path.resolve(import.meta.dirname, '../fixtures/agents/acp-agent.mjs');
     const { store, disconnect } = connectStore(t);

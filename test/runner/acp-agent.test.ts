@@ -78,6 +78,25 @@ describe('a run of an ACP agent', () => {
     expect(run).toMatchObject({ status: 'failed', error: 'The agent refused to go on (refusal).' });
   });
 
+  it('fails a run whose agent died in its turn, with its last words', async () => {
+    const run = await settled(t, (await send('crash now')).id);
+    expect(run).toMatchObject({ status: 'failed', error: 'The agent exited with code 3: scripted-acp: out of cheese' });
+  });
+
+  it('starts a new session when the agent cannot load one, and says so', async () => {
+    await t.api('PATCH', `/api/instances/${instance.id}`, { agent: { ...agent, env: { ACP_NO_LOAD: '1' } } });
+    try {
+      const first = await settled(t, (await send('remember plum')).id);
+      const second = await settled(t, (await send('which fruit?', first.threadId)).id);
+      expect(second).toMatchObject({ status: 'succeeded', resumedSessionId: first.sessionId });
+      expect(second.sessionId).not.toBe(first.sessionId);
+      expect(await messagesOf(second)).toContain('system: The agent cannot load sessions: this run starts a new one.');
+      expect((await messagesOf(second)).at(-1)).toMatch(/turns before: 0;/);
+    } finally {
+      await t.api('PATCH', `/api/instances/${instance.id}`, { agent });
+    }
+  });
+
   it('ends with a cancel: session/cancel, then nothing of it left running', async () => {
     const marker = String(4000 + Math.floor(Math.random() * 1000));
     const bin = tempDir('steward-acp-cancel-');
@@ -97,6 +116,23 @@ describe('a run of an ACP agent', () => {
       await t.api('PATCH', `/api/instances/${instance.id}`, { agent });
       fs.rmSync(bin, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the probe of an ACP agent', () => {
+  const probe = async (acpAgent: AcpAgent): Promise<Instance> => {
+    const created = (await t.api('POST', '/api/instances', { name: 'probe', agent: acpAgent, sandbox: { mode: 'off' } })).body.instance as Instance;
+    for (const deadline = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 25))) {
+      const current = (await t.api('GET', `/api/instances/${created.id}`)).body.instance as Instance;
+      if (current.status !== 'provisioning' || Date.now() > deadline) return current;
+    }
+  };
+
+  it('refuses a command that is not there, or that does not speak ACP', async () => {
+    expect(await probe({ provider: 'acp', command: 'no-such-acp-agent' })).toMatchObject({ status: 'error', statusReason: "no-such-acp-agent was not found on PATH; install it or set the agent's command to its full path." });
+    const notAcp = await probe({ provider: 'acp', command: 'sh', args: ['-c', 'echo "usage: try --acp" >&2; exit 2'] });
+    expect(notAcp.status).toBe('error');
+    expect(notAcp.statusReason).toMatch(/^sh -c .* did not answer ACP's initialize \(.*\): usage: try --acp; check that its arguments start its ACP mode/);
   });
 });
 
