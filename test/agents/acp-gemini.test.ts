@@ -1,8 +1,8 @@
 // Gemini CLI in its Agent Client Protocol mode (`gemini --acp`), for real, against the scripted
 // Gemini API server: a sandboxed instance's run writes into its workspace (its permission request
 // allowed, as the instance approves everything), the thread's next run loads the same session (the
-// model sees the earlier turn), a cancel ends the run and its shell command; run directly, a
-// permission request allowed writes the file and one denied does not.
+// model sees the earlier turn), Steward's MCP server is called, a cancel ends the run and its shell
+// command; run directly, a permission request allowed runs the command and one denied does not.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,20 @@ describe('gemini --acp through the daemon', () => {
     expect(contentsText(request)).toContain('What did I ask for before?');
     // Gemini replays the loaded session's turns after session/load answered: they are not recorded again.
     expect(await runMessages(run.id, run.threadId)).toEqual([['user', 'What did I ask for before?'], ['assistant', 'You asked for notes.']]);
+  });
+
+  it("calls Steward's MCP server, given in session/new with its run's key: an automation on its instance", async () => {
+    server.script([
+      { calls: [{ name: 'mcp_steward_create_automation', args: { name: 'ACP digest', prompt: 'Summarise notes.md', cronExpression: '0 8 * * MON' } }] },
+      { text: ['Scheduled.'] },
+    ]);
+    const run = await agents.settled((await agents.send(instance.id, 'Schedule a weekly digest')).id);
+    expect(run.status, JSON.stringify(run)).toBe('succeeded');
+    const declared = server.turns().at(-2)!.body.tools?.flatMap((tool) => tool.functionDeclarations ?? []).map((declaration) => declaration.name);
+    expect(declared).toEqual(expect.arrayContaining(['mcp_steward_create_automation']));
+    const { automations } = (await agents.api('GET', '/api/automations')).body;
+    expect(automations, JSON.stringify(await runMessages(run.id, run.threadId))).toContainEqual(expect.objectContaining({ name: 'ACP digest', instanceId: instance.id }));
+    expect(await runMessages(run.id, run.threadId)).toContainEqual(['assistant', 'Scheduled.']);
   });
 
   it('ends with a cancel, its shell command with it', async () => {

@@ -1,9 +1,9 @@
 // OpenCode in its Agent Client Protocol mode (`opencode acp`), for real, against the scripted Chat
 // Completions server it reaches as an OpenAI-compatible provider: a sandboxed instance's run writes
 // into its workspace (its permission request allowed, as the instance approves everything), the
-// thread's next run loads the same session (the model sees the earlier turn), a cancel ends the
-// run and its shell command; run directly, a permission request allowed runs the command and one
-// denied does not.
+// thread's next run loads the same session (the model sees the earlier turn), Steward's MCP server
+// is called, a cancel ends the run and its shell command; run directly, a permission request
+// allowed runs the command and one denied does not.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +96,18 @@ describe('opencode acp through the daemon', () => {
     expect(seen.at(-1)).toEqual(['user', 'What did I ask for?']);
     // The replayed history is not recorded again.
     expect(await runMessages(run.id, run.threadId)).toEqual([['user', 'What did I ask for?'], ['assistant', 'You asked for a greeting.']]);
+  });
+
+  it("calls Steward's MCP server, given in session/new with its run's key: an automation on its instance", async () => {
+    model.script([
+      { toolCalls: [toolCall('steward_create_automation', { name: 'ACP tidy', prompt: 'Tidy notes/', cronExpression: '30 2 * * *' })] },
+      { text: ['Scheduled.'] },
+    ]);
+    const run = await agents.settled((await agents.send(instance.id, 'Schedule a nightly tidy')).id);
+    expect(run.status, JSON.stringify(run)).toBe('succeeded');
+    const { automations } = (await agents.api('GET', '/api/automations')).body;
+    expect(automations).toContainEqual(expect.objectContaining({ name: 'ACP tidy', instanceId: instance.id }));
+    expect(await runMessages(run.id, run.threadId)).toContainEqual(['assistant', 'Scheduled.']);
   });
 
   it('ends with a cancel, its shell command with it', async () => {

@@ -7,6 +7,7 @@
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentConfig } from '../../../shared/contract';
+import { footprintName } from '../sandbox/agent-footprint';
 import { spawnAgent, within } from './agent-spawn';
 import { createUpdateMapper } from './acp-updates';
 import { permissionHandler } from './acp-permissions';
@@ -37,8 +38,17 @@ const stopReasons: Record<acp.StopReason, string | undefined> = {
   cancelled: 'The agent cancelled its turn.',
 };
 
-/** The agent's environment: Steward's own, then the instance's. */
-export const acpEnv = (agent: AcpAgent): NodeJS.ProcessEnv => ({ ...process.env, ...agent.env });
+/**
+ * What a known CLI needs in ACP mode, by the footprint its command has: Gemini CLI ignores the MCP
+ * servers of a session (Steward's among them) in a folder it does not trust, and the workspace is
+ * the instance's own.
+ */
+const acpDefaults: Partial<Record<ReturnType<typeof footprintName>, Record<string, string>>> = {
+  gemini: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+};
+
+/** The agent's environment: Steward's own, what its CLI needs in ACP mode, then the instance's. */
+export const acpEnv = (agent: AcpAgent): NodeJS.ProcessEnv => ({ ...process.env, ...acpDefaults[footprintName(agent)], ...agent.env });
 
 /** Connects to the agent on the child's stdio. */
 export function acpStream(child: { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream }): acp.Stream {
