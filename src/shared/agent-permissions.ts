@@ -9,8 +9,8 @@ const asking: Record<string, string> = {
 
 /** How the agent asks, or null when it cannot. */
 export function askMechanism(agent: AgentConfig): string | null {
-  if (agent.provider === 'openai') return "the built-in agent asks before its shell, file-writing and http tools";
-  if ((agent.provider as string) === 'acp') return "the Agent Client Protocol's session/request_permission";
+  if (agent.provider === 'openai') return 'the built-in agent asks before its shell, file-writing and http tools';
+  if (agent.provider === 'acp') return "the Agent Client Protocol's session/request_permission";
   return asking[agent.preset] ?? null;
 }
 

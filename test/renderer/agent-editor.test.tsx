@@ -2,6 +2,7 @@
 // "Edit agent" on an instance card, on a real core: the same agent form as a new instance, with
 // arguments as a list and the command line that will run; the server's refusal next to its field;
 // a saved agent is probed again and the card follows live.
+import path from 'node:path';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
@@ -14,6 +15,7 @@ import { connectStore, renderWith } from './harness';
 let t: TestCore;
 beforeAll(async () => {
   t = await startTestCore({ clock: systemClock });
+
 });
 afterAll(() => t.close());
 afterEach(cleanup);
@@ -93,6 +95,25 @@ describe('Edit agent', () => {
     fireEvent.click(within(again).getByRole('button', { name: 'Save agent' }));
     await waitFor(() => expect(card.textContent).toContain('qwen3:8b at http://127.0.0.1:9/v1'));
     await waitFor(() => expect(card.textContent).toContain('Could not reach the model server'));
+    disconnect();
+  });
+
+  it('makes an instance’s agent an ACP agent: its command and arguments, probed with initialize', async () => {
+    const scripted = path.resolve(import.meta.dirname, '../fixtures/agents/acp-agent.mjs');
+    const { store, disconnect } = connectStore(t);
+    const instance = await store.getState().createInstance({ name: 'Acp', agent: { provider: 'command', preset: 'custom', command: 'cat' }, sandbox: { mode: 'off' } });
+    renderWith(store, <Instances />);
+    const card = screen.getByRole('article', { name: 'Acp' });
+    fireEvent.click(within(card).getByRole('button', { name: 'Edit agent' }));
+    const form = within(card).getByRole('form', { name: 'Agent of Acp' });
+    fireEvent.change(within(form).getByLabelText('Agent'), { target: { value: 'acp' } });
+    expect(within(form).getByLabelText<HTMLInputElement>('Command').value).toBe('gemini');
+    fireEvent.change(within(form).getByLabelText('Command'), { target: { value: process.execPath } });
+    fireEvent.change(within(form).getByLabelText('Argument 1'), { target: { value: scripted } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save agent' }));
+    await waitFor(() => expect(card.textContent).toContain('acp:scripted-acp 1.2.3 · loads sessions · host'), { timeout: 10_000 });
+    expect(card.textContent).toContain(`Agent: ACP: ${process.execPath} ${scripted}`);
+    expect(store.getState().instances.find((each) => each.id === instance.id)?.agent).toEqual({ provider: 'acp', command: process.execPath, args: [scripted] });
     disconnect();
   });
 });

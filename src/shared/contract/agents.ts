@@ -43,7 +43,17 @@ export const OpenAiAgent = z.strictObject({
   mcpServers: McpServerList.optional().describe("This instance's MCP servers, added to the settings' ones (the same name replaces it)"),
 });
 
-export const AgentConfig = z.discriminatedUnion('provider', [CommandAgent, OpenAiAgent]);
+/** Any agent that speaks the Agent Client Protocol over stdio: `gemini --acp`, `opencode acp`, `goose acp`, the Claude Code and Codex adapters. */
+export const AcpAgent = z.strictObject({
+  provider: z.literal('acp'),
+  command: z.string().min(1).describe('Executable that speaks ACP on its stdin and stdout (gemini, opencode, goose, npx, ...)'),
+  args: z.array(z.string()).optional().describe('Its arguments that select ACP mode, e.g. ["--acp"] for gemini, ["acp"] for opencode and goose'),
+  env: EnvVars.optional(),
+  timeoutSeconds: z.int().min(1).max(86_400).optional(),
+  stewardTools: z.boolean().optional().describe("Give each run Steward's MCP server with a key of its own, when the agent takes HTTP MCP servers (default on)"),
+});
+
+export const AgentConfig = z.discriminatedUnion('provider', [CommandAgent, OpenAiAgent, AcpAgent]);
 export type AgentConfig = z.output<typeof AgentConfig>;
 
 

@@ -4,26 +4,18 @@
 // command: the prompt goes to stdin unless an argument holds {prompt}; each stdout line is an
 // assistant line. Presets run their CLI with its non-interactive flags and parse its JSON event
 // stream. Either way the exit code decides success.
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { AgentConfig } from '../../../shared/contract';
 import type { ErrorHint } from './error-class';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
-import { findExecutable } from './find-executable';
+import { spawnAgent, within } from './agent-spawn';
 import { parseLine, presets } from './presets';
-import { processTree } from './process-tree';
 import { stewardEnv } from './steward-server';
 
-const maxStderrBytes = 64 * 1024;
 const killGraceMs = 5_000;
 /** After the CLI's own exit: how long its output may take to drain, and what it left behind to obey SIGTERM. */
 const drainMs = 2_000;
 const leftoverGraceMs = 1_000;
-/** How often the tree is looked at while the CLI runs, to remember descendants before their parents die. */
-const observeEveryMs = 1_000;
-/** Set in the CLI's environment, unique per run: on Linux, descendants that lost every parent link are found by it. */
-const treeMarker = 'STEWARD_PROCESS_TREE';
 const maxFailureChars = 300;
 
 type CommandAgent = Extract<AgentConfig, { provider: 'command' }>;
@@ -83,18 +75,6 @@ function commandLine(agent: CommandAgent, launch: AgentLaunch): CommandLine {
   };
 }
 
-/** setpriv (util-linux), where there is one: Linux's parent-death signal for an agent run outside a sandbox. */
-const setpriv = process.platform === 'linux' ? findExecutable('setpriv', '/usr/bin:/bin') : undefined;
-
-/**
- * On Linux an agent outside a sandbox is killed when Steward dies (kill -9 included) by the
- * parent-death signal; what it started in sessions of its own is swept at the next start
- * (process-tree.ts `sweepMarked`). A sandbox ends with Steward by itself (--die-with-parent).
- */
-function diesWithSteward(command: string, args: string[], env: NodeJS.ProcessEnv) {
-  return setpriv ? { command: setpriv, args: ['--pdeathsig', 'KILL', command, ...args], env } : { command, args, env };
-}
-
 /** Output left hanging on a question to a human: "Continue? [y/N]", "Password:", "Approve (y/n)". */
 const asksForInput = /(\[y\/n\]|\(y\/n\)|\(yes\/no\)|\?|password:|passphrase:)\s*$/i;
 
@@ -102,7 +82,7 @@ const asksForInput = /(\[y\/n\]|\(y\/n\)|\(yes\/no\)|\?|password:|passphrase:)\s
 const stderrNoise = /^(at\s|Node\.js v\d|note: run with `RUST_BACKTRACE)/;
 
 /** The CLI's own last words on stderr: its last line that says something, cut to a sentence's length. */
-function lastWords(stderr: string): string | undefined {
+export function lastWords(stderr: string): string | undefined {
   // eslint-disable-next-line no-control-regex -- colour codes are control characters
   const lines = stderr.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/\r?\n/).map((line) => line.trim());
   const words = lines.findLast((line) => /\p{L}/u.test(line) && !stderrNoise.test(line));
@@ -112,20 +92,9 @@ function lastWords(stderr: string): string | undefined {
 
 export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): AgentProcess {
   const { command, args, env, stdin, eventsFrom, endOfOutput } = commandLine(agent, launch);
-  const treeId = randomUUID();
-  // PWD too: CLIs such as OpenCode take their working folder from it, and would otherwise inherit Steward's own.
-  const fullEnv: NodeJS.ProcessEnv = { ...env, ...launch.env, PWD: launch.workspaceDir, [treeMarker]: treeId };
-  // Behind a launcher a missing command is the launcher's "not found": say it as spawn would.
-  const missing = findExecutable(command, fullEnv.PATH) === undefined;
-  const started = missing ? { command, args, env: fullEnv } : launch.sandbox ? launch.sandbox.wrap(command, args, fullEnv) : diesWithSteward(command, args, fullEnv);
-  // detached: a process group of its own, and a new session without a controlling terminal, so
-  // a CLI that opens /dev/tty to ask something gets an error instead of a human.
-  const child = spawn(started.command, started.args, { cwd: launch.workspaceDir, env: started.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  const tree = processTree(child, `${treeMarker}=${treeId}`);
-  const watch = setInterval(() => void tree.observe(), observeEveryMs).unref();
+  const { child, tree, stderr, stopWatching } = spawnAgent(command, args, env, launch);
 
   // A run never waits for a human: stdin carries the prompt (or nothing) and is then closed.
-  child.stdin.on('error', () => {}); // an agent that exits without reading its stdin
   child.stdin.end(stdin);
 
   // A CLI that asks anyway and waits (on something other than stdin) is stopped once it has
@@ -159,10 +128,6 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
   const outputEnded = Promise.all([linesEnded, closed]).then(() => {
     outputDone = true;
   });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-maxStderrBytes);
-  });
 
   let stoppedAsking: string | undefined;
   let killedByUs = false;
@@ -170,20 +135,20 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
 
   const exited = new Promise<AgentExit>((resolve) => {
     child.on('error', (error: NodeJS.ErrnoException) => {
-      clearInterval(watch);
+      stopWatching();
       const reason = error.code === 'ENOENT' ? `${command} was not found on PATH` : error.message;
-      resolve({ code: 127, signal: null, stderr: `${stderr}${reason}\n`, waitedForInput: undefined, failure: `The agent could not start: ${reason}.` });
+      resolve({ code: 127, signal: null, stderr: `${stderr()}${reason}\n`, waitedForInput: undefined, failure: `The agent could not start: ${reason}.` });
     });
     child.on('exit', (code, signal) => {
-      clearInterval(watch);
+      stopWatching();
       clearTimeout(quiet);
       void endOfRun().then(() => {
         if (outputDone) for (const event of endOfOutput()) emit(event);
-        const words = killedByUs || code === 0 ? undefined : lastWords(stderr);
+        const words = killedByUs || code === 0 ? undefined : lastWords(stderr());
         const exitedWith = `The agent exited with ${signal ? `signal ${signal}` : `code ${code}`}`;
         const why = words ?? (killedByUs ? undefined : reportedFailure);
         const failure = code === 0 ? (killedByUs ? undefined : reportedFailure) : why && `${exitedWith}: ${why}`;
-        resolve({ code, signal, stderr, waitedForInput: stoppedAsking, failure, failureShown: failure !== undefined && why === reportedFailure && reportedFailure !== undefined ? reportedFailure : undefined, hint });
+        resolve({ code, signal, stderr: stderr(), waitedForInput: stoppedAsking, failure, failureShown: failure !== undefined && why === reportedFailure && reportedFailure !== undefined ? reportedFailure : undefined, hint });
       });
     });
   });
@@ -208,10 +173,4 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
     ending = tree.end(killGraceMs);
   }
   return { exited, kill };
-}
-
-/** Waits for `promise`, but no longer than `ms`. */
-function within(promise: Promise<unknown>, ms: number): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
 }

@@ -45,6 +45,19 @@ export interface AgentProcess {
   kill(): void;
 }
 
+/** What an agent asks leave to do (an ACP agent's session/request_permission), as a person would be shown it. */
+export interface PermissionRequest {
+  title: string;
+  /** read, edit, delete, move, search, execute, think, fetch, other */
+  kind: string;
+  /** The command, the files and their diffs, the input. */
+  detail: string;
+  /** `kind`: allow_once, allow_always, reject_once, reject_always. */
+  options: { id: string; name: string; kind: string }[];
+}
+
+export type PermissionAnswer = { optionId: string } | { cancelled: true };
+
 export interface AgentLaunch {
   prompt: string;
   workspaceDir: string;
@@ -63,5 +76,10 @@ export interface AgentLaunch {
   permissions?: 'ask' | 'bypass';
   /** How long output may hang on a question before the agent is stopped (default 10 s). */
   inputWaitMs?: number;
+  /**
+   * Asks whoever decides for the run (a person, through an approval); aborted when the run ends.
+   * Absent: the agent's request is allowed at once (allow_once before allow_always), and a run never waits.
+   */
+  requestPermission?: ((request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer>) | undefined;
   onEvent(event: AgentEvent): void;
 }

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import type { AgentConfig, SandboxConfig } from '../../../shared/contract';
 import { sandboxSupport } from '../sandbox/host-support';
+import { probeAcp } from './acp-probe';
 import { findExecutable } from './find-executable';
 import { presets } from './presets';
 
@@ -102,6 +103,7 @@ export async function probeAgent(agent: AgentConfig, options: { workspaceDir: st
 
 function probeBare(agent: AgentConfig, options: { workspaceDir: string; sandboxed: boolean; revealSecret: (name: string) => string | undefined }): Promise<ProbeResult> {
   if (agent.provider === 'command') return probeCommand(agent, options.workspaceDir, options.sandboxed);
+  if (agent.provider === 'acp') return probeAcp(agent, options.workspaceDir, probeTimeoutMs);
   const apiKey = agent.apiKeyRef === undefined ? undefined : options.revealSecret(agent.apiKeyRef);
   if (agent.apiKeyRef !== undefined && apiKey === undefined) {
     return Promise.resolve({ ok: false, reason: `No secret named ${agent.apiKeyRef} is stored; add it (PUT /api/secrets/${agent.apiKeyRef}) or change apiKeyRef.` });

@@ -1,6 +1,7 @@
 // Threads are conversations: which runs continue their thread (chats always; automations and
 // webhooks when their memory says "continue"), the CLI session such a run resumes, and the earlier
 // turns the built-in agent is sent instead (it has no sessions of its own).
+import path from 'node:path';
 import type { AgentConfig, Run } from '../../../shared/contract';
 import { presets } from '../agents/presets';
 import type { Store } from '../store';
@@ -8,9 +9,14 @@ import type { Store } from '../store';
 /** How much of a thread's earlier turns the built-in agent is sent when it continues a thread. */
 const historyBudgetChars = 48_000;
 
-/** The preset whose own sessions continue a thread (a CLI that can resume); undefined for the rest. */
-export const sessionKindOf = (agent: AgentConfig): string | undefined =>
-  agent.provider === 'command' && agent.preset !== 'custom' && presets[agent.preset].resume ? agent.preset : undefined;
+/**
+ * Whose own sessions continue a thread: a preset's CLI that can resume, an ACP agent by its command
+ * (`acp:gemini`: another ACP agent would not know its sessions); undefined for the rest.
+ */
+export function sessionKindOf(agent: AgentConfig): string | undefined {
+  if (agent.provider === 'acp') return `acp:${path.basename(agent.command)}`;
+  return agent.provider === 'command' && agent.preset !== 'custom' && presets[agent.preset].resume ? agent.preset : undefined;
+}
 
 export function createConversations(store: Store) {
   function continues(run: Run): boolean {

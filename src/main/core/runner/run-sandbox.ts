@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Instance, Run } from '../../../shared/contract';
+import { acpEnv } from '../agents/acp-agent';
 import { AgentUnavailable, agentEnv } from '../agents/command-agent';
 import type { StewardServer } from '../agents/steward-server';
 import type { Denial } from '../sandbox/egress';
@@ -49,7 +50,7 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
       const support = await sandboxSupport();
       if (!support.ok) throw new AgentUnavailable(support.reason);
       const { agent } = instance;
-      const env = agent.provider === 'command' ? agentEnv(agent) : process.env;
+      const env = agent.provider === 'command' ? agentEnv(agent) : agent.provider === 'acp' ? acpEnv(agent) : process.env;
       const policy = sandboxPolicy({
         sandbox: instance.sandbox,
         agent,

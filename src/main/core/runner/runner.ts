@@ -9,6 +9,7 @@ import { AppError } from '../../../shared/errors';
 import { oneLine } from '../../../shared/format';
 import { AgentUnavailable, startCommandAgent } from '../agents/command-agent';
 import { startOpenAiAgent } from '../agents/openai-agent';
+import { startAcpAgent } from '../agents/acp-agent';
 import { sweepMarked } from '../agents/process-tree';
 import { classifyFailure } from '../agents/error-class';
 import { afterRun } from './after-run';
@@ -18,7 +19,9 @@ import { createRunSandboxes, denialLine } from './run-sandbox';
 import { type RunKeys, createStewardGrants } from './steward-grants';
 import type { SandboxRun } from '../sandbox/sandbox-run';
 import type { Dispatch } from '../dispatch';
-import type { AgentEvent, AgentExit, AgentProcess } from '../agents/events';
+import type { AgentEvent, AgentExit, AgentProcess, PermissionAnswer, PermissionRequest } from '../agents/events';
+import type { Ask } from '../services/approvals';
+import type { ApprovalRecord } from '../store/repositories/approvals';
 import type { Logger } from '../logger';
 import type { Clock } from '../scheduler/clock';
 import { createCommitBatcher } from '../services/commit-batcher';
@@ -71,6 +74,8 @@ interface Active {
 }
 
 export interface RunnerDeps {
+  /** Asks a person on a run's behalf (an agent's permission request under permissions: ask); resolves with the decision. */
+  askPerson?: (runId: string, ask: Ask) => Promise<Pick<ApprovalRecord, 'status' | 'note'>>;
   /** A run ended: whatever it still waited for (a person's answer) expires with it. */
   onRunEnded?: (runId: string) => void;
   store: Store;
@@ -257,10 +262,13 @@ export function createRunner(deps: RunnerDeps) {
       permissions: instance.permissions.mode,
       sandbox: entry.sandbox,
       maxBudgetUsd: entry.limit?.usd,
+      requestPermission: instance.permissions.mode === 'ask' ? (request: PermissionRequest) => askPermission(run.id, request, instance.permissions.timeoutSeconds) : undefined,
       onEvent: (event: AgentEvent) => record(run, event),
     };
     if (agent.provider === 'command') {
       entry.agent = startCommandAgent(agent, { ...launch, steward });
+    } else if (agent.provider === 'acp') {
+      entry.agent = startAcpAgent(agent, { ...launch, steward });
     } else {
       const apiKey = agent.apiKeyRef === undefined ? undefined : deps.revealSecret(agent.apiKeyRef);
       if (agent.apiKeyRef !== undefined && apiKey === undefined) {
@@ -282,6 +290,15 @@ export function createRunner(deps: RunnerDeps) {
       entry.ending = 'timed_out';
       entry.agent?.kill();
     }, entry.timeoutLeftMs);
+  }
+
+  /** An agent's own permission request (ACP), put to a person: their decision as the option it names. */
+  async function askPermission(runId: string, request: PermissionRequest, timeoutSeconds: number): Promise<PermissionAnswer> {
+    if (!deps.askPerson) return { cancelled: true };
+    const decided = await deps.askPerson(runId, { kind: 'tool', title: `The agent asks to ${request.title}`, detail: { text: request.detail, tool: request.kind }, timeoutSeconds });
+    const wanted = decided.status === 'allowed' ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
+    const option = wanted.map((kind) => request.options.find((each) => each.kind === kind)).find((each) => each !== undefined);
+    return option ? { optionId: option.id } : { cancelled: true };
   }
 
   /** Starts queued runs while there is room. */

@@ -17,7 +17,8 @@ export function createStewardGrants(runKeys: RunKeys, apiUrl: () => string, logg
   return {
     /** Steward's server for this run, or undefined when its agent does not get Steward's tools. */
     grant(run: Run, agent: AgentConfig): StewardServer | undefined {
-      if (agent.provider !== 'command' || !stewardToolsOn(agent)) return undefined;
+      const on = agent.provider === 'command' ? stewardToolsOn(agent) : agent.provider === 'acp' && (agent.stewardTools ?? true);
+      if (!on) return undefined;
       const configDir = createRunDir(runsDir, run.id);
       let key: string;
       try {

@@ -109,15 +109,33 @@ export interface AgentNeeds {
   network: NetworkRule[];
 }
 
+/** The CLIs an ACP agent's command may run, by a word of its command line (`gemini`, `npx … @agentclientprotocol/claude-agent-acp`). */
+const acpCommands: [RegExp, Exclude<Preset, 'custom'>][] = [
+  [/^gemini/, 'gemini'],
+  [/^opencode/, 'opencode'],
+  [/^goose/, 'goose'],
+  [/claude/, 'claude-code'],
+  [/codex/, 'codex'],
+];
+
+/** Whose footprint the agent has: its preset, the CLI an ACP command runs, `custom` when unknown, `openai` for the built-in agent. */
+export function footprintName(agent: AgentConfig): Preset | 'openai' {
+  if (agent.provider === 'command') return agent.preset;
+  if (agent.provider === 'openai') return 'openai';
+  const words = [agent.command, ...(agent.args ?? [])].map((word) => path.basename(word));
+  return acpCommands.find(([pattern]) => words.some((word) => pattern.test(word)))?.[1] ?? 'custom';
+}
+
 /** What the agent of `agent` needs inside a sandbox, given the environment its process gets. */
 export function agentNeeds(agent: AgentConfig, env: NodeJS.ProcessEnv, home: string, workspaceDir: string): AgentNeeds {
-  if (agent.provider !== 'command' || agent.preset === 'custom') {
+  const name = footprintName(agent);
+  if (name === 'custom' || name === 'openai') {
     // A custom command's endpoint is whatever its env names; the built-in agent's model calls leave from Steward itself.
-    return { state: [], network: agent.provider === 'command' ? endpointsIn(agent.env ?? {}, []) : [] };
+    return { state: [], network: agent.provider === 'openai' ? [] : endpointsIn(agent.env ?? {}, []) };
   }
-  const footprint = footprints[agent.preset];
+  const footprint = footprints[name];
   const configTexts = footprint.configFiles(env, home, workspaceDir).map(readSmall);
-  if (agent.preset === 'opencode' && env.OPENCODE_CONFIG_CONTENT) configTexts.push(env.OPENCODE_CONFIG_CONTENT);
+  if (name === 'opencode' && env.OPENCODE_CONFIG_CONTENT) configTexts.push(env.OPENCODE_CONFIG_CONTENT);
   return {
     state: footprint.state(env, home),
     network: [...footprint.hosts.map((host) => parseRule(host)!), ...endpointsIn(env, configTexts)],

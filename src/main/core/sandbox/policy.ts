@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentConfig, SandboxConfig } from '../../../shared/contract';
-import { agentNeeds, otherAgentsState } from './agent-footprint';
+import { agentNeeds, footprintName, otherAgentsState } from './agent-footprint';
 import { type NetworkRule, parseRule } from './network-rules';
 import { credentialStores } from './protected-paths';
 
@@ -67,7 +67,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   const workspaceDir = resolve(input.workspaceDir);
   const needs = agentNeeds(input.agent, input.env, home, workspaceDir);
   const writable = unique([workspaceDir, ...needs.state, ...(input.runDir ? [input.runDir] : []), ...sandbox.writeAllow].map(resolve));
-  const preset = input.agent.provider === 'command' ? input.agent.preset : 'openai';
+  const preset = footprintName(input.agent);
   const hidden = unique(
     [...credentialStores(home), input.dataDir, ...input.otherWorkspaces, ...otherAgentsState(preset, input.env, home), ...serviceSockets, ...(input.env.XDG_RUNTIME_DIR ? [input.env.XDG_RUNTIME_DIR] : [])]
       .map(resolve)

@@ -46,6 +46,7 @@ export function createServices(context: ServiceContext) {
     // The tunnel is made below; a run starts only once everything is.
     publicUrl: () => tunnel.publicUrl(),
     onRunEnded: (runId) => approvals.expireForRun(runId),
+    askPerson: (runId, ask) => approvals.ask(runId, ask),
   });
   // What queued runs may also have made: before-run approvals, whose expiry the approvals' timer keeps.
   const runsQueued = () => {

@@ -44,6 +44,7 @@ function sameConfig<T extends AgentConfig | SandboxConfig | Budget | Permissions
 /** The agent in a few words, for the instance's activity. */
 function describeAgent(agent: AgentConfig): string {
   if (agent.provider === 'openai') return `${agent.model} at ${agent.baseUrl}`;
+  if (agent.provider === 'acp') return `the ACP agent ${[agent.command, ...(agent.args ?? [])].join(' ')}`;
   if (agent.preset !== 'custom') return agent.preset;
   return `the command ${[agent.command ?? '', ...(agent.args ?? [])].join(' ')}`;
 }

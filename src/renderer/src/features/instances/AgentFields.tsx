@@ -1,18 +1,19 @@
 // The agent editor, one component wherever an agent is chosen (new instance, "Edit agent",
 // onboarding, the agent of new instances): a CLI preset or any command with its arguments (and the
-// command line that will run), environment variables, or the built-in OpenAI-compatible agent
-// (with its own MCP servers).
+// command line that will run), environment variables, an Agent Client Protocol agent, or the
+// built-in OpenAI-compatible agent (with its own MCP servers).
 import { useId, useState } from 'react';
 import { type AgentConfig, commandPresets, defaultOpenAiBaseUrl } from '../../../../shared/contract';
+import { AcpFields } from './AcpFields';
 import { ArgsField, envText, parseEnv } from './ArgsField';
 import { McpServersEditor } from './McpServersEditor';
 import { SecretPicker } from '../settings/SecretPicker';
 import { Field } from '../../ui/widgets';
 
 type CommandAgent = Extract<AgentConfig, { provider: 'command' }>;
-type Kind = CommandAgent['preset'] | 'openai';
+type Kind = CommandAgent['preset'] | 'openai' | 'acp';
 
-export const presetNames: Record<Exclude<Kind, 'custom' | 'openai'>, string> = {
+export const presetNames: Record<Exclude<Kind, 'custom' | 'openai' | 'acp'>, string> = {
   'claude-code': 'Claude Code',
   codex: 'Codex',
   gemini: 'Gemini CLI',
@@ -22,6 +23,7 @@ export const presetNames: Record<Exclude<Kind, 'custom' | 'openai'>, string> = {
 
 export function describeAgent(agent: AgentConfig): string {
   if (agent.provider === 'openai') return `${agent.model} at ${agent.baseUrl}`;
+  if (agent.provider === 'acp') return `ACP: ${[agent.command, ...(agent.args ?? [])].map(quote).join(' ')}`;
   return agent.preset === 'custom' ? `custom: ${commandLine(agent)}` : [agent.preset, ...(agent.args ?? []).map(quote)].join(' ');
 }
 
@@ -38,6 +40,7 @@ export function commandLine(agent: CommandAgent): string {
 /** A fresh configuration of a kind: what choosing it in the select gives. */
 export function agentOfKind(kind: Kind): AgentConfig {
   if (kind === 'openai') return { provider: 'openai', baseUrl: defaultOpenAiBaseUrl, model: 'qwen3:8b' };
+  if (kind === 'acp') return { provider: 'acp', command: 'gemini', args: ['--acp'] };
   return kind === 'custom' ? { provider: 'command', preset: 'custom', command: 'cat' } : { provider: 'command', preset: kind };
 }
 
@@ -84,7 +87,7 @@ function CommandFields({ agent, onChange, errorFor }: { agent: CommandAgent; onC
 /** The agent settings form; `hideKind` when the kind is chosen elsewhere (the onboarding's choices). */
 export function AgentFields(props: { agent: AgentConfig; onChange: (agent: AgentConfig) => void; errorFor: (field: string) => string | undefined; hideKind?: boolean; models?: string[] }) {
   const { agent, onChange, errorFor } = props;
-  const kind: Kind = agent.provider === 'openai' ? 'openai' : agent.preset;
+  const kind: Kind = agent.provider === 'command' ? agent.preset : agent.provider;
   const modelsId = useId();
   return (
     <>
@@ -92,11 +95,13 @@ export function AgentFields(props: { agent: AgentConfig; onChange: (agent: Agent
         <Field label="Agent" error={errorFor('agent.preset') ?? errorFor('agent.provider')}>
           <select value={kind} onChange={(event) => onChange(agentOfKind(event.target.value as Kind))}>
             {commandPresets.map((preset) => <option key={preset} value={preset}>{preset === 'custom' ? 'Custom command' : preset}</option>)}
+            <option value="acp">ACP (any Agent Client Protocol agent: gemini --acp, opencode acp, goose acp…)</option>
             <option value="openai">Built-in (OpenAI-compatible: Ollama, LM Studio, OpenRouter…)</option>
           </select>
         </Field>
       )}
       {agent.provider === 'command' && <CommandFields key={kind} agent={agent} onChange={onChange} errorFor={errorFor} />}
+      {agent.provider === 'acp' && <AcpFields agent={agent} onChange={onChange} errorFor={errorFor} />}
       {agent.provider === 'openai' && (
         <>
           <Field label="Base URL" error={errorFor('agent.baseUrl')}>

@@ -73,7 +73,7 @@ export function Onboarding({ onStarted }: { onStarted: () => void }) {
   // form); else what this machine offers, chosen at once when the agents are known already (the
   // gate waits for them): no second render that grows the card.
   const current = steward?.agent;
-  const inUse: Choice | undefined = current?.provider === 'openai' ? 'openai' : current?.preset === 'custom' && current.command ? 'custom' : undefined;
+  const inUse: Choice | undefined = current?.provider === 'openai' ? 'openai' : current?.provider === 'command' && current.preset === 'custom' && current.command ? 'custom' : undefined;
   const [choice, setChoice] = useState<Choice | undefined>(() => inUse ?? (detection ? firstChoice(detection) : undefined));
   const [custom, setCustom] = useState<AgentConfig>(() => (inUse === 'custom' && current ? current : { provider: 'command', preset: 'custom', command: '' }));
   const [server, setServer] = useState<AgentConfig>(() => (inUse === 'openai' && current ? current : { provider: 'openai', baseUrl: defaultOpenAiBaseUrl, model: detection?.openai.models[0] ?? '' }));

@@ -23,7 +23,7 @@ export function useBudgetDraft(initial: Budget) {
   return { draft, change, problems, ready };
 }
 
-const agentName = (agent: AgentConfig) => (agent.provider === 'openai' ? agent.model : agent.preset === 'custom' ? 'A custom command' : agent.preset);
+const agentName = (agent: AgentConfig) => (agent.provider === 'openai' ? agent.model : agent.provider === 'acp' ? agent.command : agent.preset === 'custom' ? 'A custom command' : agent.preset);
 
 /** Whether the agent's runs count in dollars or only in tokens, in words. */
 export function costNote(agent: AgentConfig | undefined): string {

@@ -1,0 +1,32 @@
+// The probe of an ACP agent: its command found on PATH, then started and asked `initialize`, which
+// names the agent and says whether it can load sessions (`acp:gemini-cli 0.61.0 · loads sessions`).
+import path from 'node:path';
+import * as acp from '@agentclientprotocol/sdk';
+import { type AcpAgent, acpEnv, acpStream, errorText, initializeRequest } from './acp-agent';
+import { spawnAgent, within } from './agent-spawn';
+import { findExecutable } from './find-executable';
+
+type ProbeResult = { ok: true; imageTag: string } | { ok: false; reason: string };
+
+export async function probeAcp(agent: AcpAgent, workspaceDir: string, timeoutMs: number): Promise<ProbeResult> {
+  const env = acpEnv(agent);
+  if (!findExecutable(agent.command, env.PATH)) return { ok: false, reason: `${agent.command} was not found on PATH; install it or set the agent's command to its full path.` };
+  const commandLine = [agent.command, ...(agent.args ?? [])].join(' ');
+  const { child, tree, stderr, stopWatching } = spawnAgent(agent.command, agent.args ?? [], env, { env: {}, workspaceDir, sandbox: undefined });
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  child.on('error', () => {}); // the request below fails as the stream closes
+  try {
+    const answer = await acp.client({ name: 'steward' }).connectWith(acpStream(child), (ctx) => ctx.request('initialize', initializeRequest, { cancellationSignal: AbortSignal.timeout(timeoutMs), stopWaitingOnCancel: true }));
+    const name = answer.agentInfo?.name ?? path.basename(agent.command);
+    const version = answer.agentInfo?.version ? ` ${answer.agentInfo.version}` : '';
+    return { ok: true, imageTag: `acp:${name}${version}${answer.agentCapabilities?.loadSession ? ' · loads sessions' : ''}` };
+  } catch (error) {
+    const said = stderr().trim().split('\n').at(-1);
+    return { ok: false, reason: `${commandLine} did not answer ACP's initialize (${errorText(error)})${said ? `: ${said}` : ''}; check that its arguments start its ACP mode (gemini --acp, opencode acp, goose acp).` };
+  } finally {
+    child.stdin.end();
+    await within(exited, 1_000);
+    await tree.end(2_000);
+    stopWatching();
+  }
+}

@@ -1,0 +1,35 @@
+// An ACP agent in a sandbox has the footprint of the CLI its command runs (its state writable, its
+// vendor's hosts reachable, the other CLIs' logins hidden); an unknown command has only what its env names.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agentNeeds, footprintName } from '../../src/main/core/sandbox/agent-footprint';
+import { sandboxPolicy } from '../../src/main/core/sandbox/policy';
+import { defaultSandbox } from '../../src/shared/contract';
+
+const home = '/home/ada';
+const acp = (command: string, args: string[] = [], env?: Record<string, string>) => ({ provider: 'acp' as const, command, args, ...(env ? { env } : {}) });
+
+describe('the footprint of an ACP agent', () => {
+  it('is the CLI its command line runs', () => {
+    expect(footprintName(acp('gemini', ['--acp']))).toBe('gemini');
+    expect(footprintName(acp('/usr/local/bin/opencode', ['acp']))).toBe('opencode');
+    expect(footprintName(acp('goose', ['acp']))).toBe('goose');
+    expect(footprintName(acp('npx', ['-y', '@agentclientprotocol/claude-agent-acp']))).toBe('claude-code');
+    expect(footprintName(acp('codex-acp'))).toBe('codex');
+    expect(footprintName(acp('my-agent', ['--stdio']))).toBe('custom');
+  });
+
+  it("opens that CLI's state and hosts, and hides the others' logins", () => {
+    const needs = agentNeeds(acp('gemini', ['--acp']), {}, home, '/work');
+    expect(needs.state).toEqual([path.join(home, '.gemini')]);
+    expect(needs.network.map((rule) => rule.host)).toContain('generativelanguage.googleapis.com');
+    const policy = sandboxPolicy({ sandbox: defaultSandbox, agent: acp('gemini', ['--acp']), env: {}, home, workspaceDir: '/work/ws', dataDir: '/data', otherWorkspaces: [] });
+    expect(policy.writable).toContain(path.join(home, '.gemini'));
+    expect(policy.hidden).toContain(path.join(home, '.claude'));
+    expect(policy.hidden).not.toContain(path.join(home, '.gemini'));
+  });
+
+  it('gives an unknown command only the endpoints its env names', () => {
+    expect(agentNeeds(acp('my-agent', [], { MY_BASE_URL: 'http://127.0.0.1:8080/v1' }), {}, home, '/work')).toEqual({ state: [], network: [expect.objectContaining({ host: '127.0.0.1', port: 8080 })] });
+  });
+});
