@@ -172,3 +172,21 @@ describe('permission requests', () => {
     expect(cancelled.events).toContainEqual(expect.objectContaining({ type: 'system', text: 'Permission request for Write out.txt cancelled' }));
   });
 });
+
+describe('permissions: ask', () => {
+  it('puts the agent’s request to a person as an approval; denied, nothing is written and the run ends', async () => {
+    const asking = (await t.api('POST', '/api/instances', { name: 'acp asks', agent, sandbox: { mode: 'off' }, permissions: { mode: 'ask', timeoutSeconds: 600 } })).body.instance as Instance;
+    const { body } = await t.api('POST', '/api/runs', { instanceId: asking.id, prompt: 'please write the file' });
+    let approval: { id: string; kind: string; title: string } | undefined;
+    for (const deadline = Date.now() + 15_000; approval === undefined && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
+      [approval] = (await t.api('GET', `/api/approvals?status=pending&runId=${body.run.id}`)).body.approvals;
+    }
+    expect(approval).toMatchObject({ kind: 'tool', title: 'The agent asks to Write out.txt' });
+    expect((await t.api('GET', `/api/runs/${body.run.id}`)).body.run.status).toBe('waiting');
+    await t.api('POST', `/api/approvals/${approval!.id}/decision`, { decision: 'deny', note: 'not that file' });
+    const run = await settled(t, body.run.id);
+    expect(run.status).toBe('succeeded');
+    expect(fs.existsSync(path.join(asking.workspaceDir, 'out.txt'))).toBe(false);
+    expect(await messagesOf(run)).toContain('system: Denied over the API: The agent asks to Write out.txt — note: not that file');
+  });
+});

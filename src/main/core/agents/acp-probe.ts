@@ -21,6 +21,8 @@ export async function probeAcp(agent: AcpAgent, workspaceDir: string, timeoutMs:
     const version = answer.agentInfo?.version ? ` ${answer.agentInfo.version}` : '';
     return { ok: true, imageTag: `acp:${name}${version}${answer.agentCapabilities?.loadSession ? ' · loads sessions' : ''}` };
   } catch (error) {
+    // Its last words may still be on their way (the write failed as it exited): wait for its end, briefly.
+    await within(exited, 1_000);
     const said = stderr().trim().split('\n').at(-1);
     return { ok: false, reason: `${commandLine} did not answer ACP's initialize (${errorText(error)})${said ? `: ${said}` : ''}; check that its arguments start its ACP mode (gemini --acp, opencode acp, goose acp).` };
   } finally {
