@@ -44,10 +44,10 @@ export function sourcesMatch(channel: Pick<ChannelRecord, 'sources'>, subject: S
 /** An approval or a notice calls for attention: every channel hears of it but those that want only successes. */
 export const wantsAlerts = (channel: Pick<ChannelRecord, 'on'>): boolean => channel.on !== 'successes';
 
-/** The approval a feed line says was requested, if it says so (cheap for every other line). */
-export function requestedApprovalId(line: StoredActivityLine): string | undefined {
-  if (!line.raw.startsWith('{"type":"approval.requested"')) return undefined;
-  return (JSON.parse(line.raw) as { approvalId?: string }).approvalId;
+/** The approval a feed line's raw JSON says was requested, if it says so (cheap for every other line). */
+export function requestedApprovalId(raw: string): string | undefined {
+  if (!raw.startsWith('{"type":"approval.requested"')) return undefined;
+  return (JSON.parse(raw) as { approvalId?: string }).approvalId;
 }
 
 export const isNoticeLine = (line: StoredActivityLine): boolean => line.raw.startsWith('{"type":"notice"');

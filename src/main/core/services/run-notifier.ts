@@ -83,7 +83,7 @@ export function createRunNotifier(context: ServiceContext, dispatcher: Notificat
   }
 
   function lineWritten(line: StoredActivityLine): void {
-    const approvalId = requestedApprovalId(line);
+    const approvalId = requestedApprovalId(line.raw);
     const record = approvalId === undefined ? undefined : store.approvals.get(approvalId);
     const asked = record && approvalAlert(context, record, deps.presentApproval);
     if (asked) {
