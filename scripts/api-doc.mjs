@@ -28,7 +28,7 @@ const sections = [
   ['Webhook deliveries', contract.deliveryOperations],
   ['Instances', contract.instanceOperations],
   ['Agents on this machine', contract.agentOperations],
-  ['Runs and threads', contract.runOperations],
+  ['Runs and threads', { ...contract.runOperations, ...contract.outcomeOperations }],
   ['Activity and live events', contract.activityOperations],
   ['API keys', contract.apiKeyOperations],
   ['Secrets', contract.secretOperations],

@@ -17,7 +17,7 @@ export interface AgentDaemon {
   home: string;
   key: string;
   api(method: string, route: string, body?: unknown): Promise<{ status: number; body: any }>;
-  /** Waits until the run is no longer queued or running. */
+  /** Waits until the run is no longer queued, waiting or running. */
   settled(runId: string, timeoutMs?: number): Promise<Run>;
   /** Waits until `check` holds for the run (polled through the API). */
   waitForRun(runId: string, check: (run: Run) => boolean, timeoutMs?: number): Promise<Run>;
@@ -75,7 +75,7 @@ export async function startAgentDaemon(env: NodeJS.ProcessEnv = {}): Promise<Age
     key,
     api,
     waitForRun,
-    settled: (runId, timeoutMs) => waitForRun(runId, (run) => !['queued', 'running'].includes(run.status), timeoutMs),
+    settled: (runId, timeoutMs) => waitForRun(runId, (run) => !['queued', 'waiting', 'running'].includes(run.status), timeoutMs),
     async messages(threadId) {
       return (await api('GET', `/api/threads/${threadId}?limit=1000`)).body.thread.messages;
     },

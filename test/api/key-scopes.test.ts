@@ -79,10 +79,12 @@ describe('scoped API keys over HTTP', () => {
     expect(response.body.error).toMatchObject({ code: 'invalid_field', field: 'scope' });
   });
 
-  it('every operation has a scope, and the rule holds: GETs read, runs.create and runs.cancel runs', () => {
+  it('every operation has a scope, and the rule holds: GETs read, runs.create and runs.cancel runs, and what an agent\'s run reports', () => {
+    // What an agent's run says of itself through its own key: its outcome, a question, a permission.
+    const ofRuns = ['runs.create', 'runs.cancel', 'runs.reportOutcome', 'approvals.ask', 'approvals.permission'];
     for (const [name, operation] of Object.entries(operations)) {
       expect(['admin', 'runs', 'read'], name).toContain(operation.scope);
-      if (operation.method !== 'GET' && !['runs.create', 'runs.cancel'].includes(name)) expect(operation.scope, name).toBe('admin');
+      if (operation.method !== 'GET' && !ofRuns.includes(name)) expect(operation.scope, name).toBe('admin');
     }
     expect(operations['runs.create'].scope).toBe('runs');
     expect(operations['keys.list'].scope).toBe('admin');

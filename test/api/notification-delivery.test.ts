@@ -71,7 +71,7 @@ describe('a failed run', () => {
       type: 'run.failed',
       timestamp: run.finishedAt,
       data: {
-        runId: run.id, status: 'failed', error: run.error, source: { type: 'api', id: null, name: 'API' }, instance: { id: failingInstance, name: 'Breaks' },
+        runId: run.id, status: 'failed', error: run.error, outcome: null, summary: null, source: { type: 'api', id: null, name: 'API' }, instance: { id: failingInstance, name: 'Breaks' },
         startedAt: run.startedAt, finishedAt: run.finishedAt, durationSeconds, url: `${t.url}/#/runs/${run.id}`,
       },
     });

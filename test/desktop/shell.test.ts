@@ -2,7 +2,7 @@
 // which URLs the window may load and which permissions it gets, and the error box at start.
 import { describe, expect, it } from 'vitest';
 import { notificationFor, shouldNotify } from '../../src/main/shell/notify-policy';
-import { ago, relative, runLabel, trayIconFile, trayMenu, trayTooltip, type TrayRun } from '../../src/main/shell/tray-menu';
+import { ago, attentionCount, relative, runLabel, trayIconFile, trayMenu, trayTitle, trayTooltip, type TrayRun } from '../../src/main/shell/tray-menu';
 import { isAppUrl } from '../../src/main/shell/app-url';
 import { allowPermission } from '../../src/main/shell/permissions';
 import { startupErrorMessage } from '../../src/main/shell/startup-error';
@@ -39,6 +39,19 @@ describe('the tray menu', () => {
     ]);
     expect(menu[3]).toMatchObject({ enabled: true, action: { kind: 'openRun', runId: 'run_1' } });
     expect(menu.find((item) => 'label' in item && item.label === 'Quit Steward')).toMatchObject({ action: { kind: 'quit' } });
+  });
+
+  it('counts only what needs attention: failed runs and needs_attention, in the last day', () => {
+    const ended = (status: Run['status'], outcome: Run['outcome'] = null, minutesAgo = 5) => ({ status, outcome, finishedAt: new Date(now.getTime() - minutesAgo * 60_000).toISOString() });
+    const runs = [ended('failed'), ended('timed_out', 'done'), ended('succeeded', 'needs_attention'), ended('succeeded', 'nothing_to_report'), ended('succeeded', 'done'), ended('succeeded'), ended('cancelled', 'needs_attention'), ended('failed', null, 25 * 60), { status: 'running' as const, finishedAt: null }];
+    expect(attentionCount(runs, now)).toBe(3);
+    const state = { running: 0, queued: 0, paused: false, nextFire: null, recent: [{ ...trayRun(7), outcome: 'needs_attention' as const }, { ...trayRun(8), outcome: 'nothing_to_report' as const }], attention: 3 };
+    expect(trayTooltip(state)).toBe('Steward — idle, 3 runs need attention');
+    expect(trayTitle(state)).toBe('3');
+    expect(trayMenu(state, now).map((item) => ('label' in item ? item.label : '—')).slice(0, 6)).toEqual(['No runs running', 'No automation scheduled', '3 runs need attention', '—', 'Automation 7 — needs attention 7 min ago', 'Automation 8 — nothing to report 8 min ago']);
+    expect(trayMenu(state, now)[2]).toMatchObject({ enabled: true, action: { kind: 'open' } });
+    expect(trayTitle({ ...state, attention: 0 })).toBe('');
+    expect(trayTooltip({ ...state, attention: 1 })).toBe('Steward — idle, 1 run needs attention');
   });
 
   it('says when automations are paused or nothing is scheduled, and offers resume', () => {
@@ -89,6 +102,25 @@ describe('notifications', () => {
     expect(shouldNotify(run('failed'), 'failures', 'default', true)).toBe(false);
     expect(shouldNotify(run('timed_out'), 'all', 'all', true)).toBe(false);
     expect(shouldNotify(run('failed'), 'failures', 'default', false)).toBe(true);
+  });
+
+  it('attention: only failures and runs whose agent said needs_attention; nothing_to_report is quiet under every policy', () => {
+    const attention = (status: Run['status'], outcome: Run['outcome'] = null) => shouldNotify(run(status, { outcome }), 'attention');
+    expect(attention('failed')).toBe(true);
+    expect(attention('timed_out', 'done')).toBe(true);
+    expect(attention('succeeded', 'needs_attention')).toBe(true);
+    expect(attention('succeeded', 'done')).toBe(false);
+    expect(attention('succeeded')).toBe(false);
+    expect(attention('cancelled', 'needs_attention')).toBe(false);
+    expect(shouldNotify(run('succeeded', { outcome: 'nothing_to_report' }), 'all')).toBe(false);
+    expect(shouldNotify(run('failed', { outcome: 'nothing_to_report' }), 'failures')).toBe(true);
+    expect(shouldNotify(run('succeeded', { outcome: 'needs_attention' }), 'all', 'attention')).toBe(true);
+    expect(shouldNotify(run('succeeded', { outcome: 'done' }), 'attention', 'all')).toBe(true);
+    expect(shouldNotify(run('succeeded', { outcome: 'needs_attention' }), 'attention', 'none')).toBe(false);
+  });
+
+  it('say what needs attention in the agent’s own summary', () => {
+    expect(notificationFor(run('succeeded', { outcome: 'needs_attention', summary: 'The certificate expires in 3 days.' }), 'Cert check')).toEqual({ title: 'Cert check needs attention', body: 'The certificate expires in 3 days.' });
   });
 
   it('name what ran and why it failed', () => {

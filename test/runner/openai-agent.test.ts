@@ -144,6 +144,15 @@ describe('the openai agent', () => {
     expect(helperThread.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'hello from the manager' });
   });
 
+  it('reports its run\'s outcome through the steward tools', async () => {
+    const checker = await openAiInstance({ tools: ['steward'] }, 'checker');
+    model.script([{ toolCalls: [call('report_outcome', { status: 'needs_attention', summary: 'Two certificates expire this week.' })] }, { text: ['Reported.'] }]);
+    const { run } = await prompt(checker.id, 'Check the certificates');
+    expect(run).toMatchObject({ status: 'succeeded', outcome: 'needs_attention', summary: 'Two certificates expire this week.' });
+    const offered = (model.requests[0].body as { tools?: { function: { name: string; description: string } }[] }).tools?.find((tool) => tool.function.name === 'report_outcome');
+    expect(offered?.function.description).toMatch(/needs_attention/);
+  });
+
   it('stops after maxSteps, fails clearly when the server or the secret is missing, and cancels mid-stream', async () => {
     const looping = await openAiInstance({ maxSteps: 2, tools: ['files'] }, 'looping');
     model.script(() => ({ toolCalls: [call('list_files', {})] }));

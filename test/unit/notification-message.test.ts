@@ -19,6 +19,16 @@ describe('channelWants', () => {
     expect(['succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled', 'queued', 'running'].filter((status) => wants('all', status))).toEqual(['succeeded', 'failed', 'timed_out', 'interrupted', 'cancelled']);
   });
 
+  it('attention: failures and needs_attention only; a run with nothing to report tells no channel unless it failed', () => {
+    const wants = (on: 'failures' | 'successes' | 'attention' | 'all', status: string, outcome: string | null) => channelWants({ on, sources: [] }, run(status, { outcome }));
+    const endings: [string, string | null][] = [['succeeded', null], ['succeeded', 'done'], ['succeeded', 'needs_attention'], ['succeeded', 'nothing_to_report'], ['failed', null], ['failed', 'nothing_to_report'], ['cancelled', 'needs_attention'], ['cancelled', 'nothing_to_report']];
+    const told = (on: 'failures' | 'successes' | 'attention' | 'all') => endings.filter(([status, outcome]) => wants(on, status, outcome)).map((ending) => ending.join(':'));
+    expect(told('attention')).toEqual(['succeeded:needs_attention', 'failed:', 'failed:nothing_to_report']);
+    expect(told('all')).toEqual(['succeeded:', 'succeeded:done', 'succeeded:needs_attention', 'failed:', 'failed:nothing_to_report', 'cancelled:needs_attention']);
+    expect(told('successes')).toEqual(['succeeded:', 'succeeded:done', 'succeeded:needs_attention']);
+    expect(told('failures')).toEqual(['failed:', 'failed:nothing_to_report']);
+  });
+
   it('limits to listed automations, webhooks and instances', () => {
     const channel = { on: 'all' as const, sources: [{ type: 'webhook' as const, id: 'aut_1' }, { type: 'instance' as const, id: 'ins_2' }] };
     expect(channelWants(channel, run('failed'))).toBe(false);
@@ -33,6 +43,15 @@ const notice: RunNotice = {
 };
 
 describe('buildNotification', () => {
+  it('heads a run that needs attention so, with its agent\'s summary', () => {
+    const attention: RunNotice = { ...notice, event: 'run.succeeded', status: 'succeeded', error: null, outcome: 'needs_attention', summary: 'Two certificates expire this week.' };
+    const { headers, body } = buildNotification('ntfy', attention);
+    expect(headers.title).toBe(`=?UTF-8?B?${Buffer.from('Needs attention: Nächtlich').toString('base64')}?=`);
+    expect(body.split('\n')[1]).toBe('Two certificates expire this week.');
+    expect(JSON.parse(buildNotification('discord', attention).body).content).toContain('**Needs attention: Nächtlich**\nautomation Nächtlich on Default · 2 min 5 s\nTwo certificates expire this week.');
+    expect(JSON.parse(buildNotification('webhook', attention).body).data).toMatchObject({ outcome: 'needs_attention', summary: 'Two certificates expire this week.' });
+  });
+
   it('ntfy: an RFC 2047 title when it is not ASCII, high priority for a failure, the error cut', () => {
     const { headers, body } = buildNotification('ntfy', notice);
     expect(headers.title).toBe(`=?UTF-8?B?${Buffer.from('Run failed: Nächtlich').toString('base64')}?=`);

@@ -106,6 +106,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     },
     'runs.messages': ({ params, query }) => runs.messages(params.id, query),
     'runs.cancel': ({ params }) => ({ run: runner.cancel(params.id) }),
+    'runs.reportOutcome': ({ body }, caller) => ({ run: services.outcomes.report(caller, body) }),
     'threads.list': ({ query }) => ({ threads: runs.threads(query) }),
     'threads.get': ({ params, query }) => ({ thread: runs.thread(params.id, query) }),
 

@@ -15,12 +15,12 @@ import { callStewardOperation, describeOperation, stewardInputSchema, stewardOpe
 
 export function createMcpServer(dispatch: Dispatch, caller: Caller = adminCaller): Server {
   const server = new Server({ name: 'steward', version: packageJson.version }, { capabilities: { tools: {} } });
-  const allowed = stewardOperations.filter(({ operation }) => mayCall(caller, operations[operation]));
+  const allowed = stewardOperations.filter((tool) => mayCall(caller, operations[tool.operation]) && (!tool.forRuns || caller.runId !== undefined));
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: allowed.map(({ name, operation }) => ({
-      name,
-      description: describeOperation(operation),
-      inputSchema: stewardInputSchema(operation) as { type: 'object' },
+    tools: allowed.map((tool) => ({
+      name: tool.name,
+      description: describeOperation(tool),
+      inputSchema: stewardInputSchema(tool.operation) as { type: 'object' },
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {

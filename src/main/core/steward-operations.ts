@@ -11,7 +11,19 @@ export interface StewardOperation {
   /** The tool's name (snake_case, as models and MCP clients expect). */
   name: string;
   operation: MappedName;
+  /** What the model reads, when the operation's summary is not enough. */
+  description?: string;
+  /** Only a run may call it: offered to callers with a run's key only. */
+  forRuns?: true;
 }
+
+const reportOutcomeDescription = [
+  'Steward: report what came of this run, once you know (you may call it again; the last report counts).',
+  'status "nothing_to_report": you checked and found nothing new or worth a person\'s time; the run stays quiet (folded in the feed, no notification).',
+  'status "done": you did what was asked and it worked.',
+  'status "needs_attention": a person should look (something is wrong, a decision is needed, or you could not finish); they are notified.',
+  'summary: one or two sentences saying what you found or did (at most 500 characters).',
+].join(' ');
 
 export const stewardOperations: readonly StewardOperation[] = [
   { name: 'list_automations', operation: 'automations.list' },
@@ -29,6 +41,7 @@ export const stewardOperations: readonly StewardOperation[] = [
   { name: 'list_activity', operation: 'activity.list' },
   { name: 'ask_human', operation: 'approvals.ask' },
   { name: 'approval_prompt', operation: 'approvals.permission' },
+  { name: 'report_outcome', operation: 'runs.reportOutcome', description: reportOutcomeDescription, forRuns: true },
 ];
 
 type Part = keyof RawInput;
@@ -75,8 +88,8 @@ export function splitArguments(operation: MappedName, args: Record<string, unkno
   return raw;
 }
 
-export function describeOperation(operation: MappedName): string {
-  return `Steward: ${operations[operation].summary}.`;
+export function describeOperation({ operation, description }: StewardOperation): string {
+  return description ?? `Steward: ${operations[operation].summary}.`;
 }
 
 export function callStewardOperation(dispatch: Dispatch, operation: MappedName, args: Record<string, unknown>, caller?: Caller): Promise<unknown> {

@@ -1,7 +1,8 @@
-// What the tray shows, from Steward's state: runs running and the next fire, the last 5 runs (a
-// click opens one), pause or resume, open, quit; and which icon suits the tray. Pure, so it is
+// What the tray shows, from Steward's state: runs running and the next fire, how many runs need
+// attention (failed, or their agent said so; quiet and done runs are not counted), the last 5 runs
+// (a click opens one), pause or resume, open, quit; and which icon suits the tray. Pure, so it is
 // tested without Electron.
-import type { RunStatus } from '../../shared/contract';
+import type { Outcome, RunStatus } from '../../shared/contract';
 
 export type TrayAction = { kind: 'open' } | { kind: 'openRun'; runId: string } | { kind: 'pause' } | { kind: 'resume' } | { kind: 'quit' };
 
@@ -13,7 +14,19 @@ export interface TrayRun {
   title: string;
   status: RunStatus;
   finishedAt: string | null;
+  outcome?: Outcome | null | undefined;
 }
+
+const failures = new Set<RunStatus>(['failed', 'timed_out', 'interrupted']);
+
+type Ending = { status: RunStatus; outcome?: Outcome | null | undefined; finishedAt: string | null };
+
+/** A run someone should look at: it failed, or its agent reported needs_attention. */
+const needsAttention = (run: Ending): boolean => failures.has(run.status) || (run.status === 'succeeded' && run.outcome === 'needs_attention');
+
+/** How many of these runs finished in the last day needing attention: the count the tray shows. */
+export const attentionCount = (runs: readonly Ending[], now: Date): number =>
+  runs.filter((run) => run.finishedAt !== null && now.getTime() - Date.parse(run.finishedAt) <= 24 * 3600e3 && needsAttention(run)).length;
 
 export interface TrayState {
   running: number;
@@ -22,6 +35,8 @@ export interface TrayState {
   nextFire: { at: string; name: string } | null;
   /** Newest first. */
   recent: TrayRun[];
+  /** Runs of the last day that need attention (attentionCount). */
+  attention?: number | undefined;
   /** Why Steward cannot save anything right now (a full disk), when it cannot. */
   storageProblem?: string | undefined;
 }
@@ -42,12 +57,19 @@ const statusWords: Record<RunStatus, string> = {
 export function trayTooltip(state: TrayState): string {
   const runs = state.running === 0 ? 'idle' : `${state.running} running`;
   const problem = state.storageProblem ? `, cannot save: ${state.storageProblem}` : '';
-  return `Steward — ${runs}${state.queued > 0 ? `, ${state.queued} queued` : ''}${state.paused ? ', automations paused' : ''}${problem}`;
+  return `Steward — ${runs}${state.queued > 0 ? `, ${state.queued} queued` : ''}${attentionWords(state, ', ')}${state.paused ? ', automations paused' : ''}${problem}`;
 }
+
+/** The text beside the tray icon (macOS): the count of runs that need attention, or nothing. */
+export const trayTitle = (state: TrayState): string => (state.attention ? String(state.attention) : '');
+
+const attentionWords = (state: TrayState, before: string): string =>
+  state.attention ? `${before}${state.attention} ${state.attention === 1 ? 'run needs' : 'runs need'} attention` : '';
 
 export function runLabel(run: TrayRun, now: Date): string {
   const when = run.finishedAt ? ` ${ago(new Date(run.finishedAt), now)}` : '';
-  return shorten(`${run.title} — ${statusWords[run.status]}${when}`);
+  const how = run.status === 'succeeded' && run.outcome === 'needs_attention' ? 'needs attention' : run.status === 'succeeded' && run.outcome === 'nothing_to_report' ? 'nothing to report' : statusWords[run.status];
+  return shorten(`${run.title} — ${how}${when}`);
 }
 
 export function trayMenu(state: TrayState, now: Date): TrayItem[] {
@@ -58,6 +80,7 @@ export function trayMenu(state: TrayState, now: Date): TrayItem[] {
       label: state.paused ? 'Automations paused' : state.nextFire ? `Next: ${state.nextFire.name} ${relative(new Date(state.nextFire.at), now)}` : 'No automation scheduled',
       enabled: false,
     },
+    ...(state.attention ? [{ label: attentionWords(state, ''), enabled: true, action: { kind: 'open' as const } }] : []),
     { type: 'separator' },
   ];
   if (state.recent.length > 0) {

@@ -7,7 +7,10 @@ import type { Run } from '../../shared/contract';
 import type { Core } from '../core';
 import { systemClock } from '../core/scheduler/clock';
 import { throttle } from './throttle';
-import { type TrayAction, type TrayItem, type TrayRun, type TrayState, trayIconFile, trayMenu, trayTooltip } from './tray-menu';
+import { type TrayAction, type TrayItem, type TrayRun, type TrayState, attentionCount, trayIconFile, trayMenu, trayTitle, trayTooltip } from './tray-menu';
+
+/** The tray counts the runs of the last day that need attention among the newest this many. */
+const attentionScanned = 200;
 
 function titleOf(core: Core, run: Run): string {
   const source = run.sourceId ? (core.store.automations.get(run.sourceId) ?? core.store.webhooks.get(run.sourceId)) : undefined;
@@ -18,13 +21,16 @@ function state(core: Core): TrayState {
   const scheduler = core.services.scheduler.state();
   const at = scheduler.nextFireAt;
   const due = at === null ? undefined : core.services.automations.list().find((automation) => automation.nextRuns[0] === at);
-  const recent: TrayRun[] = core.store.runs.list({ limit: 5 }).map((run) => ({ id: run.id, title: titleOf(core, run), status: run.status, finishedAt: run.finishedAt }));
+  const runs = core.store.runs.list({ limit: attentionScanned });
+  const recent: TrayRun[] = runs.slice(0, 5).map((run) => ({ id: run.id, title: titleOf(core, run), status: run.status, finishedAt: run.finishedAt, outcome: run.outcome }));
+  const attention = attentionCount(runs, new Date());
   return {
     running: core.store.runs.count('running', 100),
     queued: core.store.runs.count('queued', 1000),
     paused: scheduler.paused,
     nextFire: at === null ? null : { at, name: due?.name ?? 'an automation' },
     recent,
+    attention,
     storageProblem: core.services.storage.current()?.message,
   };
 }
@@ -51,6 +57,7 @@ export function createTray(core: Core, iconDir: string, act: (action: TrayAction
     () => {
       const current = state(core);
       tray.setToolTip(trayTooltip(current));
+      tray.setTitle(trayTitle(current));
       tray.setContextMenu(Menu.buildFromTemplate(trayMenu(current, new Date()).map(toElectron)));
     },
     1_000,

@@ -11,6 +11,7 @@ import { fireOperations } from './fires';
 import { healthOperations } from './health';
 import { instanceOperations } from './instances';
 import { notificationOperations } from './notifications';
+import { outcomeOperations } from './outcomes';
 import { runOperations } from './runs';
 import { secretOperations } from './secrets';
 import { settingsOperations } from './settings';
@@ -28,6 +29,7 @@ export const operations = {
   ...instanceOperations,
   ...agentOperations,
   ...runOperations,
+  ...outcomeOperations,
   ...activityOperations,
   ...apiKeyOperations,
   ...secretOperations,
@@ -55,6 +57,7 @@ export * from './health';
 export * from './instances';
 export * from './mcp-servers';
 export * from './notifications';
+export * from './outcomes';
 export * from './retries';
 export * from './runs';
 export * from './sandbox';

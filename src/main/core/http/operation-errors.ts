@@ -100,6 +100,10 @@ const stated: Partial<Record<OperationName, ErrorNote[]>> = {
     ['default_instance', 'It is the default instance.'],
   ],
   'runs.create': [noInstance, ['invalid_field', '`threadId` names no chat thread (an automation\'s or webhook\'s thread cannot be continued).'], depth, queueFull, overBudget('The instance')],
+  'runs.reportOutcome': [
+    ['forbidden', "Called without a run's key: outcomes are for agents' runs (Steward's MCP server gives each run its key)."],
+    ['not_found', "The key's run no longer exists."],
+  ],
   'activity.list': [['invalid_cursors', '`cursors` is not Base64 (standard or URL-safe) of a cursors object.']],
   'secrets.put': [['invalid_field', 'The name is not 1–100 letters, digits, dots, dashes or underscores.']],
   'notifications.create': [

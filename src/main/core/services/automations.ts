@@ -13,6 +13,8 @@ import type { RunsService } from './runs';
 import { unchanged } from '../unchanged';
 import { automationHealth } from './automation-health';
 import { assertWithinBudget } from './budgets';
+import { assertChainable, disableFollowers } from './chain-rules';
+import { promptByHand } from '../runner/chains';
 
 export function createAutomationsService(
   context: ServiceContext,
@@ -78,6 +80,7 @@ export function createAutomationsService(
           createdAt: now,
           updatedAt: now,
         };
+        assertChainable(store, created);
         store.automations.save(created);
         return created;
       });
@@ -111,6 +114,8 @@ export function createAutomationsService(
         // A new schedule, or a schedule switched back on, starts from now: nothing before counts as missed.
         const restarted = next.cronExpression !== current.cronExpression || next.timezone !== current.timezone || (next.enabled && !current.enabled);
         if (restarted) next.lastFireAt = now;
+        // A follower left disabled by its predecessor's deletion may be renamed, not switched on.
+        if (next.enabled || patch.trigger) assertChainable(store, next);
         store.automations.save(next);
         return next;
       });
@@ -125,6 +130,7 @@ export function createAutomationsService(
         store.automations.delete(id);
         store.fires.deleteFor(id);
         store.threads.delete(current.threadId);
+        disableFollowers(store, id, isoNow(context));
       });
       scheduler.sync(id);
     },
@@ -134,7 +140,7 @@ export function createAutomationsService(
       const run = store.transaction(() => {
         const current = record(id);
         assertWithinBudget(store, { instanceId: current.instanceId, automation: current }, context.now());
-        return runs.enqueue({ instanceId: current.instanceId, threadId: current.threadId, source: 'automation', sourceId: id, prompt: current.prompt, parentRunId: current.createdByRunId });
+        return runs.enqueue({ instanceId: current.instanceId, threadId: current.threadId, source: 'automation', sourceId: id, prompt: promptByHand(store, current), parentRunId: current.createdByRunId });
       });
       runsQueued();
       return run;

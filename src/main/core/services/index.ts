@@ -18,6 +18,7 @@ import { createFiresService } from './fires';
 import { createInstancesService } from './instances';
 import { createLiveEvents } from './live-events';
 import { createNotificationChannelsService } from './notification-channels';
+import { createOutcomesService } from './outcomes';
 import { createNotificationDispatcher, defaultNotificationTiming } from './notification-dispatcher';
 import { linkBase } from './alerts';
 import { createRunNotifier } from './run-notifier';
@@ -87,6 +88,7 @@ export function createServices(context: ServiceContext) {
     secrets,
     runs,
     approvals,
+    outcomes: createOutcomesService(context),
     instances,
     scheduler,
     runner,

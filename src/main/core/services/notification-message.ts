@@ -1,5 +1,5 @@
-// What a notification says, once per kind: the run's source, instance, status, duration, error and
-// link, as a Standard Webhooks JSON event, an ntfy message with its headers, or a Slack or Discord
+// What a notification says, once per kind: the run's source, instance, status, duration, error,
+// the outcome its agent reported with its summary, and link, as a Standard Webhooks JSON event, an ntfy message with its headers, or a Slack or Discord
 // incoming-webhook message. Pure: the delivery stores what this builds and sends it as it is.
 import type { ChannelKind } from '../../../shared/contract';
 import { formatDuration, oneLine } from '../../../shared/format';
@@ -10,6 +10,9 @@ export interface RunNotice {
   status: string;
   runId: string | null;
   error: string | null;
+  /** What the agent reported came of the run (report_outcome), and its summary; absent for a test. */
+  outcome?: string | null;
+  summary?: string | null;
   source: { type: string; id: string | null; name: string };
   instance: { id: string; name: string } | null;
   startedAt: string | null;
@@ -31,8 +34,12 @@ const succeeded = (notice: RunNotice) => notice.status === 'succeeded' || notice
 
 function headline(notice: RunNotice): string {
   if (notice.event === 'test') return 'Test notification from Steward';
+  if (notice.status === 'succeeded' && notice.outcome === 'needs_attention') return `Needs attention: ${notice.source.name}`;
   return `Run ${notice.status.replace('_', ' ')}: ${notice.source.name}`;
 }
+
+/** The agent's summary, as a line of its own (cut like an error). */
+const summaryLines = (notice: RunNotice): string[] => (notice.summary ? [oneLine(notice.summary)] : []);
 
 function details(notice: RunNotice): string {
   if (notice.event === 'test') return 'This channel works: run notifications will arrive here.';
@@ -43,8 +50,8 @@ function details(notice: RunNotice): string {
 }
 
 function webhookEvent(notice: RunNotice): NotificationRequest {
-  const { event, timestamp, runId, status, error, source, instance, startedAt, finishedAt, durationSeconds, url } = notice;
-  const body = JSON.stringify({ type: event, timestamp, data: { runId, status, error, source, instance, startedAt, finishedAt, durationSeconds, url } });
+  const { event, timestamp, runId, status, error, outcome = null, summary = null, source, instance, startedAt, finishedAt, durationSeconds, url } = notice;
+  const body = JSON.stringify({ type: event, timestamp, data: { runId, status, error, outcome, summary, source, instance, startedAt, finishedAt, durationSeconds, url } });
   return { headers: { 'content-type': 'application/json' }, body };
 }
 
@@ -55,7 +62,7 @@ export function headerText(text: string): string {
 
 function ntfyMessage(notice: RunNotice): NotificationRequest {
   const error = cutError(notice.error);
-  const lines = [details(notice), ...(error ? [`Error: ${error}`] : []), notice.url];
+  const lines = [details(notice), ...summaryLines(notice), ...(error ? [`Error: ${error}`] : []), notice.url];
   return {
     headers: {
       'content-type': 'text/plain; charset=utf-8',
@@ -72,13 +79,13 @@ export const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace
 
 function slackMessage(notice: RunNotice): NotificationRequest {
   const error = cutError(notice.error);
-  const lines = [`*${slackEscape(headline(notice))}*`, slackEscape(details(notice)), ...(error ? [`> ${slackEscape(error)}`] : []), `<${notice.url}|Open ${notice.runId ? 'run' : 'Steward'}>`];
+  const lines = [`*${slackEscape(headline(notice))}*`, slackEscape(details(notice)), ...summaryLines(notice).map(slackEscape), ...(error ? [`> ${slackEscape(error)}`] : []), `<${notice.url}|Open ${notice.runId ? 'run' : 'Steward'}>`];
   return { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: lines.join('\n') }) };
 }
 
 function discordMessage(notice: RunNotice): NotificationRequest {
   const error = cutError(notice.error);
-  const lines = [`**${headline(notice)}**`, details(notice), ...(error ? [`> ${error}`] : []), notice.url];
+  const lines = [`**${headline(notice)}**`, details(notice), ...summaryLines(notice), ...(error ? [`> ${error}`] : []), notice.url];
   // No @everyone or role pings, whatever an error message says.
   return { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: lines.join('\n'), allowed_mentions: { parse: [] } }) };
 }

@@ -20,10 +20,18 @@ export const deliveriesKept = 1_000;
 const failures = new Set(['failed', 'timed_out', 'interrupted']);
 const finished = new Set(['succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted']);
 
-/** Whether a channel tells of this run: its outcome (cancelled only under `all`) and its sources. */
-export function channelWants(channel: Pick<ChannelRecord, 'on' | 'sources'>, run: Pick<Run, 'status' | 'source' | 'sourceId' | 'instanceId'>): boolean {
-  const outcome = channel.on === 'all' ? finished.has(run.status) : channel.on === 'failures' ? failures.has(run.status) : run.status === 'succeeded';
-  return outcome && sourcesMatch(channel, { source: { type: run.source, id: run.sourceId }, instanceId: run.instanceId });
+/** Whether a channel's `on` takes this ending: a failure always (but under successes); a run whose agent had nothing to report never. */
+function endingWanted(on: ChannelRecord['on'], run: Pick<Run, 'status' | 'outcome'>): boolean {
+  if (failures.has(run.status)) return on !== 'successes';
+  if (run.outcome === 'nothing_to_report') return false;
+  if (on === 'all') return finished.has(run.status);
+  return run.status === 'succeeded' && (on === 'successes' || (on === 'attention' && run.outcome === 'needs_attention'));
+}
+
+/** Whether a channel tells of this run: its ending (cancelled only under `all`) and its sources. */
+export function channelWants(channel: Pick<ChannelRecord, 'on' | 'sources'>, run: Pick<Run, 'status' | 'outcome' | 'source' | 'sourceId' | 'instanceId'>): boolean {
+  if (!endingWanted(channel.on, run)) return false;
+  return sourcesMatch(channel, { source: { type: run.source, id: run.sourceId }, instanceId: run.instanceId });
 }
 
 export function runNotice(context: ServiceContext, run: Run): RunNotice {
@@ -34,6 +42,8 @@ export function runNotice(context: ServiceContext, run: Run): RunNotice {
     status: run.status,
     runId: run.id,
     error: run.error,
+    outcome: run.outcome ?? null,
+    summary: run.summary ?? null,
     source: { type: run.source, id: run.sourceId, name: sourceName(context, run) },
     instance: instance ? { id: instance.id, name: instance.name } : null,
     startedAt: run.startedAt,

@@ -29,7 +29,7 @@ CREATE TABLE fires (
   recorded_at   TEXT NOT NULL,
   PRIMARY KEY (automation_id, due_at)
 ) STRICT, WITHOUT ROWID;
-CREATE INDEX fires_by_due ON fires (due_at);
+CREATE INDEX fires_by_due ON fires (due_at, automation_id);
 
 CREATE TABLE budget_notices (
   owner_id TEXT NOT NULL,

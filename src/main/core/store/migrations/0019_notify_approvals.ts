@@ -1,31 +1,12 @@
 // Notifications of approvals and of Steward's notices, beside those of finished runs. A delivery
 // is now about one thing (`about`: the run whose end it tells, the approval it asks for, the feed
 // line of a notice), once per channel; a run can ask several times, so (channel, run) is no longer
-// unique. Channels may notify on `attention`. SQLite cannot change a CHECK or a UNIQUE in place, so
-// both tables are rebuilt, every row kept: the new ones are made and filled first, the old ones
-// dropped (deliveries before the channels they cascade from), then the new ones renamed.
-// (0018 is left to the run-outcomes migration being written beside this one.)
+// unique. SQLite cannot change a UNIQUE in place, so the deliveries table is rebuilt, every row
+// kept (a row's subject is its run, or itself when it has none); its channels are untouched.
 export default /* sql */ `
-CREATE TABLE notification_channels_v19 (
-  id             TEXT PRIMARY KEY,
-  name           TEXT NOT NULL,
-  kind           TEXT NOT NULL CHECK (kind IN ('webhook', 'ntfy', 'slack', 'discord')),
-  url            TEXT NOT NULL,
-  sealed_url     TEXT,
-  sealed_secret  TEXT,
-  token_ref      TEXT,
-  enabled        INTEGER NOT NULL DEFAULT 1,
-  notify_on      TEXT NOT NULL DEFAULT 'failures' CHECK (notify_on IN ('failures', 'successes', 'attention', 'all')),
-  sources        TEXT NOT NULL DEFAULT '[]',
-  created_at     TEXT NOT NULL,
-  updated_at     TEXT NOT NULL
-) STRICT;
-INSERT INTO notification_channels_v19 (id, name, kind, url, sealed_url, sealed_secret, token_ref, enabled, notify_on, sources, created_at, updated_at)
-  SELECT id, name, kind, url, sealed_url, sealed_secret, token_ref, enabled, notify_on, sources, created_at, updated_at FROM notification_channels;
-
 CREATE TABLE notification_deliveries_v19 (
   id               TEXT PRIMARY KEY,
-  channel_id       TEXT NOT NULL REFERENCES notification_channels_v19 (id) ON DELETE CASCADE,
+  channel_id       TEXT NOT NULL REFERENCES notification_channels (id) ON DELETE CASCADE,
   run_id           TEXT REFERENCES runs (id) ON DELETE SET NULL,
   about            TEXT NOT NULL,
   event            TEXT NOT NULL,
@@ -46,8 +27,6 @@ INSERT INTO notification_deliveries_v19 (id, channel_id, run_id, about, event, s
   FROM notification_deliveries;
 
 DROP TABLE notification_deliveries;
-DROP TABLE notification_channels;
-ALTER TABLE notification_channels_v19 RENAME TO notification_channels;
 ALTER TABLE notification_deliveries_v19 RENAME TO notification_deliveries;
 CREATE INDEX notification_deliveries_by_channel ON notification_deliveries (channel_id, id);
 CREATE INDEX notification_deliveries_by_run ON notification_deliveries (run_id) WHERE run_id IS NOT NULL;

@@ -16,6 +16,7 @@ import instanceSandbox from './0014_instance_sandbox';
 import automationReliability from './0015_automation_reliability';
 import runRetries from './0016_run_retries';
 import approvals from './0017_approvals';
+import attentionChannels from './0018_attention_channels';
 import notifyApprovals from './0019_notify_approvals';
 
 export interface Migration {
@@ -42,6 +43,6 @@ export const migrations: Migration[] = [
   { version: 15, name: '0015_automation_reliability', sql: automationReliability },
   { version: 16, name: '0016_run_retries', sql: runRetries },
   { version: 17, name: '0017_approvals', sql: approvals },
-  // 0018 is the run outcomes' (written beside this one).
+  { version: 18, name: '0018_attention_channels', sql: attentionChannels },
   { version: 19, name: '0019_notify_approvals', sql: notifyApprovals },
 ];

@@ -37,11 +37,12 @@ export function createFiresRepository(db: Database.Database) {
   const insert = db.prepare(`INSERT OR IGNORE INTO fires (automation_id, due_at, state, reason, detail, run_id, recorded_at)
     VALUES (@automationId, @dueAt, @state, @reason, @detail, @runId, @recordedAt)`);
   const since = db.prepare<[string, string, number], FireRow>(`${selected} WHERE f.automation_id = ? AND f.due_at >= ? ORDER BY f.due_at DESC LIMIT ?`);
-  // The agenda's past: a page in (due time, automation) order, after a cursor, with the automation's name.
+  // The agenda's past: a page in (due time, automation) order after a cursor, read in the index's own
+  // order so that a page stops at its limit however many fires the window holds.
   const page = db.prepare<{ from: string; to: string; afterDue: string; afterId: string; limit: number }, FireRow & { automation_name: string; instance_id: string }>(
     `SELECT f.automation_id, f.due_at, f.state, f.reason, f.detail, f.run_id, r.status AS run_status, f.recorded_at, a.name AS automation_name, a.instance_id
      FROM fires f JOIN automations a ON a.id = f.automation_id LEFT JOIN runs r ON r.id = f.run_id
-     WHERE f.due_at >= @from AND f.due_at < @to AND (f.due_at > @afterDue OR (f.due_at = @afterDue AND f.automation_id > @afterId))
+     WHERE f.due_at >= @from AND f.due_at < @to AND (f.due_at, f.automation_id) > (@afterDue, @afterId)
      ORDER BY f.due_at, f.automation_id LIMIT @limit`,
   );
   const latest = db.prepare<[string], FireRow>(`${selected} WHERE f.automation_id = ? ORDER BY f.due_at DESC LIMIT 1`);

@@ -69,6 +69,7 @@ export function createThreadsRepository(db: Database.Database) {
     'SELECT seq, run_id, role, content, created_at FROM messages WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?',
   );
 
+  const lastAnswer = db.prepare<[string], { content: string }>("SELECT content FROM messages WHERE run_id = ? AND role = 'assistant' ORDER BY seq DESC LIMIT 1");
   const runPage = db.prepare<[string, number, number], MessageRow>(
     'SELECT seq, run_id, role, content, created_at FROM messages WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
   );
@@ -115,6 +116,8 @@ export function createThreadsRepository(db: Database.Database) {
       const rows = runPage.all(runId, after, limit + 1);
       return { messages: rows.slice(0, limit).map(toMessage), hasMore: rows.length > limit };
     },
+    /** A run's final answer: its last assistant message, or undefined when it said none. */
+    lastAnswer: (runId: string): string | undefined => lastAnswer.get(runId)?.content,
     /** Threads, the most recently active first, with their first prompt and last activity. */
     list(filter: ThreadFilter): ThreadSummary[] {
       return summaries.all({ instanceId: filter.instanceId ?? null, ownerType: filter.ownerType ?? null, limit: filter.limit }).map((row) => ({

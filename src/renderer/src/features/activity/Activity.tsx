@@ -1,19 +1,41 @@
 // Activity: filters on the left (time window, kind, instance, reset; applied by the server, and to
 // live lines as they arrive), the stream on the right with new lines arriving live and older pages
 // on demand; cron and hook tags show where a line came from, and a host the sandbox refused has its
-// "Allow" beside the line. On a first start, the onboarding card above it.
+// "Allow" beside the line; the lines of runs with nothing to report fold into one per automation
+// and day. On a first start, the onboarding card above it.
 import { useMemo } from 'react';
-import { activityKinds } from '../../../../shared/contract';
+import { type ActivityEvent, activityKinds } from '../../../../shared/contract';
 import { AllowHost } from '../sandbox/AllowHost';
 import { Avatar, Empty, ErrorLine, Time, useAction } from '../../ui/widgets';
 import { type ActivityFilters, isUnfiltered, noFilters, timeWindows } from './activity-filters';
 import { useApp } from '../../lib/app-context';
 import { denialFromRaw } from '../sandbox/sandbox';
 import { OnboardingGate } from '../onboarding/Onboarding';
+import { foldQuiet, quietRunsOf } from '../../lib/quiet-folds';
+import { QuietFold } from '../../ui/QuietFold';
 
 export { filterActivity, noFilters, timeWindows, type ActivityFilters } from './activity-filters';
 
 const toggle = (list: string[], value: string) => (list.includes(value) ? list.filter((each) => each !== value) : [...list, value]);
+
+function FeedLine({ line }: { line: ActivityEvent }) {
+  const { instances } = useApp();
+  // An instance renamed since shows its name of now.
+  const instance = instances.find((each) => each.id === line.instanceId) ?? { name: line.instanceName, avatarUrl: line.avatarUrl };
+  return (
+    <div className="line" data-kind={line.kind}>
+      <Time iso={line.timestamp} />
+      <Avatar url={instance.avatarUrl} name={instance.name} small />
+      <span className="hint">{instance.name}</span>
+      <span>
+        {line.label && <span className={`tag ${line.label}`}>{line.label}</span>}
+        <span className="tag">{line.kind}</span>
+        {line.runId ? <a href={`#/runs/${line.runId}`}>{line.displayText}</a> : line.displayText}
+        {line.kind === 'system' && <AllowHost instanceId={line.instanceId} denial={denialFromRaw(line.raw)} />}
+      </span>
+    </div>
+  );
+}
 
 export function Activity() {
   const { activity, activityFilters: filters, activityHasOlder, loadActivity, loadOlderActivity, instances } = useApp();
@@ -21,6 +43,11 @@ export function Activity() {
   // The server filters: an old match is found however many lines came since.
   const setFilters = (next: ActivityFilters) => void action.run(() => loadActivity(next));
   const shown = useMemo(() => activity.slice().reverse(), [activity]);
+  // The lines of runs with nothing to report: one line per automation and day.
+  const folded = useMemo(() => {
+    const quiet = quietRunsOf(activity);
+    return foldQuiet(shown, (line) => (line.runId === null ? undefined : quiet.get(line.runId)));
+  }, [activity, shown]);
   return (
     <section aria-labelledby="activity-title">
       <OnboardingGate>
@@ -62,23 +89,15 @@ export function Activity() {
                 {isUnfiltered(filters) ? 'Every message, tool call and result of every agent lands here, live. Create an automation or a webhook to start.' : 'Widen the time window or reset the filters.'}
               </Empty>
             ) : (
-              shown.map((line) => {
-                // An instance renamed since shows its name of now.
-                const instance = instances.find((each) => each.id === line.instanceId) ?? { name: line.instanceName, avatarUrl: line.avatarUrl };
-                return (
-                <div className="line" key={`${line.instanceId}:${line.line}`} data-kind={line.kind}>
-                  <Time iso={line.timestamp} />
-                  <Avatar url={instance.avatarUrl} name={instance.name} small />
-                  <span className="hint">{instance.name}</span>
-                  <span>
-                    {line.label && <span className={`tag ${line.label}`}>{line.label}</span>}
-                    <span className="tag">{line.kind}</span>
-                    {line.runId ? <a href={`#/runs/${line.runId}`}>{line.displayText}</a> : line.displayText}
-                    {line.kind === 'system' && <AllowHost instanceId={line.instanceId} denial={denialFromRaw(line.raw)} />}
-                  </span>
-                </div>
-                );
-              })
+              folded.map((entry) =>
+                entry.kind === 'item' ? (
+                  <FeedLine key={`${entry.item.instanceId}:${entry.item.line}`} line={entry.item} />
+                ) : (
+                  <QuietFold key={entry.key} as="line" sourceId={entry.sourceId} runs={new Set(entry.items.map((line) => line.runId)).size} at={entry.items[0].timestamp}>
+                    {entry.items.map((line) => <FeedLine key={`${line.instanceId}:${line.line}`} line={line} />)}
+                  </QuietFold>
+                ),
+              )
             )}
             {activityHasOlder && <button className="load-older" disabled={action.busy} onClick={() => void action.run(loadOlderActivity)}>Load older</button>}
           </div>

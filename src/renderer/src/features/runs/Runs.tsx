@@ -1,4 +1,6 @@
-// Runs: the recent runs with what their agents reported of them (filtered by status, source and instance, paged with “Load more”), and one thread (an automation's or a webhook's history) as a transcript
+// Runs: the recent runs with what their agents reported of them (filtered by status, source and
+// instance, paged with “Load more”; the quiet ones of an automation and day folded into one row),
+// and one thread (an automation's or a webhook's history) as a transcript
 // that grows while it runs. One run's page is Run.tsx.
 import { useEffect } from 'react';
 import type { Run } from '../../../../shared/contract';
@@ -8,11 +10,25 @@ import { OutcomeBadge } from './OutcomeBadge';
 import { Badge, Empty, ErrorLine, Time, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 import { visibleRuns } from './run-list-slice';
+import { foldQuiet, quietRun } from '../../lib/quiet-folds';
+import { QuietFold } from '../../ui/QuietFold';
 
 /** The tag of a run's source, as the activity labels it: a scheduled fire `cron`, run now `api`. */
 export function sourceTag(run: Run): string {
   if (run.source === 'automation') return run.scheduledFor ? 'cron' : 'api';
   return run.source === 'webhook' ? 'hook' : run.source;
+}
+
+function RunRow({ run, instanceName }: { run: Run; instanceName: string }) {
+  return (
+    <tr>
+      <td><a href={`#/runs/${run.id}`}><Time iso={run.startedAt ?? run.createdAt} /></a></td>
+      <td><Badge status={run.status} />{run.outcome && <> <OutcomeBadge outcome={run.outcome} /></>}</td>
+      <td><span className={`tag ${sourceTag(run)}`}>{sourceTag(run)}</span> {run.source}</td>
+      <td>{instanceName}</td>
+      <td className="hint prompt">{run.summary ? <strong className="summary">{run.summary}</strong> : run.prompt.slice(0, 90)}</td>
+    </tr>
+  );
 }
 
 export function RunList() {
@@ -43,15 +59,15 @@ export function RunList() {
         <table className="runs">
           <thead><tr><th>Started</th><th>Status</th><th>Source</th><th>Instance</th><th>Summary or prompt</th></tr></thead>
           <tbody>
-            {shown.map((run) => (
-              <tr key={run.id}>
-                <td><a href={`#/runs/${run.id}`}><Time iso={run.startedAt ?? run.createdAt} /></a></td>
-                <td><Badge status={run.status} />{run.outcome && <> <OutcomeBadge outcome={run.outcome} /></>}</td>
-                <td><span className={`tag ${sourceTag(run)}`}>{sourceTag(run)}</span> {run.source}</td>
-                <td>{nameOf(run.instanceId)}</td>
-                <td className="hint prompt">{run.summary ? <strong className="summary">{run.summary}</strong> : run.prompt.slice(0, 90)}</td>
-              </tr>
-            ))}
+            {foldQuiet(shown, quietRun).map((entry) =>
+              entry.kind === 'item' ? (
+                <RunRow key={entry.item.id} run={entry.item} instanceName={nameOf(entry.item.instanceId)} />
+              ) : (
+                <QuietFold key={entry.key} as="row" sourceId={entry.sourceId} runs={entry.items.length} at={entry.items[0].startedAt ?? entry.items[0].createdAt}>
+                  {entry.items.map((run) => <RunRow key={run.id} run={run} instanceName={nameOf(run.instanceId)} />)}
+                </QuietFold>
+              ),
+            )}
           </tbody>
         </table>
       )}

@@ -68,6 +68,7 @@ export function ChannelEditor({ channel, onSaved, onCancel }: { channel?: Notifi
         <Field label="Notify on" error={action.errorFor('on')}>
           <select value={on} onChange={(event) => setOn(event.target.value as ChannelOn)}>
             <option value="failures">Failures (failed, timed out, interrupted)</option>
+            <option value="attention">Attention (failures, and runs whose agent says they need attention)</option>
             <option value="successes">Successes</option>
             <option value="all">Every finished run</option>
           </select>

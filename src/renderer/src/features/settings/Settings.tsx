@@ -94,7 +94,7 @@ export function Settings() {
       </div>
       <div className="card">
         <h3>Notifications and automations</h3>
-        <Field label="Notify me when a run finishes" hint={desktop ? undefined : 'Notifications are shown by the desktop app.'}>
+        <Field label="Notify me when a run finishes" hint={`A run whose agent reports nothing to report stays quiet.${desktop ? '' : ' Notifications are shown by the desktop app.'}`}>
           <select value={settings.notifications.on} onChange={(event) => void save({ notifications: { on: event.target.value as NotificationPolicy } }, 'Notifications')}>
             <option value="all">Always</option>
             <option value="failures">Only when it fails</option>
