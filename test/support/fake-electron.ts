@@ -230,6 +230,8 @@ export function fakeElectronMain(options: { appPath: string; platform?: NodeJS.P
   class FakeTray {
     readonly events = emitter();
     tooltip = '';
+    /** setTitle: shown beside the icon on macOS; Electron takes the call everywhere. */
+    title = '';
     menu: unknown[] = [];
     destroyed = false;
     constructor(public image: unknown) {
@@ -237,6 +239,9 @@ export function fakeElectronMain(options: { appPath: string; platform?: NodeJS.P
     }
     setToolTip(text: string) {
       this.tooltip = text;
+    }
+    setTitle(text: string) {
+      this.title = text;
     }
     setContextMenu(menu: unknown[]) {
       this.menu = menu;
