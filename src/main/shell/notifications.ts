@@ -38,9 +38,9 @@ export function showNotifications(core: Core, deps: { Notification: Notification
   }
 
   function ask(id: string): void {
-    const approval = core.services.approvals.get(id);
-    if (approval.status !== 'pending') return;
-    const { options, actions } = approvalNotification(approval, deps.platform);
+    const record = core.store.approvals.get(id);
+    if (record?.status !== 'pending') return;
+    const { options, actions } = approvalNotification(core.services.approvals.present(record), deps.platform);
     const notification = new Notification(options);
     notification.on('click', () => open('/needs-you'));
     if (actions) {
@@ -61,7 +61,7 @@ export function showNotifications(core: Core, deps: { Notification: Notification
     const setting = core.services.settings.get().notifications.on;
     if (event.type === 'changed' && event.resource === 'approval') {
       // Decided anywhere: its notification goes.
-      if (asking.has(event.id) && core.services.approvals.get(event.id).status !== 'pending') {
+      if (asking.has(event.id) && core.store.approvals.get(event.id)?.status !== 'pending') {
         asking.get(event.id)?.close();
         asking.delete(event.id);
       }
