@@ -4,7 +4,7 @@
 // login, web permissions refused, and the IPC router.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, session } from 'electron';
 import { ipcChannels } from '../shared/bridge';
 import { type AppLayout, electronSqliteBinding, trayIconDir } from './shell/app-paths';
 import { type AppPages, isAppUrl } from './shell/app-url';
@@ -12,7 +12,7 @@ import { type Core, createCore, defaultPort } from './core';
 import { resolveDataDir } from './core/data-dir';
 import { registerIpc } from './ipc';
 import { applyLaunchAtLogin, startedAtLogin } from './shell/launch-at-login';
-import { notifyFinishedRuns } from './shell/notifications';
+import { showNotifications } from './shell/notifications';
 import { allowPermission } from './shell/permissions';
 import { startupErrorMessage } from './shell/startup-error';
 import { createTray } from './shell/tray';
@@ -102,7 +102,7 @@ if (!app.requestSingleInstanceLock()) {
         }),
       );
       cleanups.push(createTray(running, trayIconDir(layout()), act));
-      cleanups.push(notifyFinishedRuns(running, showWindow));
+      cleanups.push(showNotifications(running, { Notification, platform: process.platform, open: showWindow }));
       followLaunchAtLogin(running);
       if (!startedAtLogin(process.argv, () => app.getLoginItemSettings().wasOpenedAtLogin, process.platform)) showWindow();
       app.on('activate', () => showWindow());

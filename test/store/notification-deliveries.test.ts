@@ -16,7 +16,7 @@ describe('notification deliveries', () => {
     const at = '2026-01-01T00:00:00.000Z';
     for (const id of ['chn_a', 'chn_b']) store.notificationChannels.save({ id, name: id, kind: 'webhook', url: 'http://127.0.0.1/', sealedUrl: null, sealedSecret: null, tokenRef: null, enabled: true, on: 'all', sources: [], createdAt: at, updatedAt: at });
     const add = (id: string, channelId: string, status: 'pending' | 'delivered') => {
-      store.notificationDeliveries.insert({ id, channelId, runId: null, event: 'test', requestHeaders: {}, requestBody: '{}', createdAt: at, nextAttemptAt: null });
+      store.notificationDeliveries.insert({ id, channelId, runId: null, about: id, event: 'test', requestHeaders: {}, requestBody: '{}', createdAt: at, nextAttemptAt: null });
       if (status !== 'pending') store.notificationDeliveries.recordAttempt(id, { status, attempts: 1, nextAttemptAt: null, lastStatusCode: 200, lastError: null, responseBody: '', finishedAt: at });
     };
     add('ntf_1', 'chn_a', 'pending');

@@ -64,6 +64,78 @@ export function fakeElectron(pageUrl: string) {
 
 type Listener0 = (...args: any[]) => void;
 
+/** Node's EventEmitter, as far as the fakes need it. */
+const emitter = () => {
+  const listeners = new Map<string, Listener0[]>();
+  return {
+    on(event: string, listener: Listener0) {
+      listeners.set(event, [...(listeners.get(event) ?? []), listener]);
+      return this;
+    },
+    once(event: string, listener: Listener0) {
+      const once = (...args: unknown[]) => {
+        this.off(event, once);
+        listener(...args);
+      };
+      return this.on(event, once);
+    },
+    off(event: string, listener: Listener0) {
+      listeners.set(event, (listeners.get(event) ?? []).filter((l) => l !== listener));
+      return this;
+    },
+    emit(event: string, ...args: unknown[]) {
+      for (const listener of listeners.get(event) ?? []) listener(...args);
+    },
+    listenerCount: (event: string) => listeners.get(event)?.length ?? 0,
+  };
+};
+
+/** Platforms where Electron shows a notification's `button` actions (its NotificationAction docs). */
+const actionPlatforms = new Set<NodeJS.Platform>(['darwin', 'win32']);
+
+/**
+ * A fake of Electron's Notification: built with its options (title, body, actions), shown, closed,
+ * and answered the way a person answers: `click()` emits 'click'; `act(index)` emits 'action' as
+ * Electron 45 does (details `{actionIndex, selectionIndex: -1}`, then the deprecated index
+ * arguments), and refuses where the platform shows no actions or the notification has no such one.
+ */
+export function fakeNotifications(options: { platform: NodeJS.Platform; supported?: boolean }) {
+  const shown: FakeNotification[] = [];
+  class FakeNotification {
+    static isSupported = () => options.supported ?? true;
+    readonly events = emitter();
+    visible = false;
+    constructor(readonly options: { title?: string; body?: string; actions?: { type: string; text?: string }[] }) {}
+    on(event: string, listener: Listener0) {
+      this.events.on(event, listener);
+      return this;
+    }
+    show() {
+      this.visible = true;
+      shown.push(this);
+      this.events.emit('show', { preventDefault() {} });
+    }
+    close() {
+      if (!this.visible) return;
+      this.visible = false;
+      this.events.emit('close', { preventDefault() {} });
+    }
+    click() {
+      if (!this.visible) throw new Error('the notification is not shown');
+      this.events.emit('click', { preventDefault() {} });
+    }
+    /** The person presses the action at `index`. */
+    act(index: number) {
+      if (!this.visible) throw new Error('the notification is not shown');
+      if (!actionPlatforms.has(options.platform)) throw new Error(`notifications show no actions on ${options.platform}`);
+      const action = this.options.actions?.[index];
+      if (action?.type !== 'button') throw new Error(`the notification has no button at ${index}`);
+      this.events.emit('action', { actionIndex: index, selectionIndex: -1, preventDefault() {} }, index, -1);
+    }
+  }
+  return { Notification: FakeNotification, shown };
+}
+
 /** Calls in order, as `name arg…` records, for the main-process fake below. */
 export type CallLog = { name: string; args: unknown[] }[];
 
@@ -80,31 +152,6 @@ export function fakeElectronMain(options: { appPath: string; platform?: NodeJS.P
   const record = (name: string, ...args: unknown[]) => calls.push({ name, args });
   const ipc = fakeElectron('file:///');
   const { ipcMain } = ipc;
-
-  const emitter = () => {
-    const listeners = new Map<string, Listener0[]>();
-    return {
-      on(event: string, listener: Listener0) {
-        listeners.set(event, [...(listeners.get(event) ?? []), listener]);
-        return this;
-      },
-      once(event: string, listener: Listener0) {
-        const once = (...args: unknown[]) => {
-          this.off(event, once);
-          listener(...args);
-        };
-        return this.on(event, once);
-      },
-      off(event: string, listener: Listener0) {
-        listeners.set(event, (listeners.get(event) ?? []).filter((l) => l !== listener));
-        return this;
-      },
-      emit(event: string, ...args: unknown[]) {
-        for (const listener of listeners.get(event) ?? []) listener(...args);
-      },
-      listenerCount: (event: string) => listeners.get(event)?.length ?? 0,
-    };
-  };
 
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -183,6 +230,8 @@ export function fakeElectronMain(options: { appPath: string; platform?: NodeJS.P
   class FakeTray {
     readonly events = emitter();
     tooltip = '';
+    /** setTitle: shown beside the icon on macOS; Electron takes the call everywhere. */
+    title = '';
     menu: unknown[] = [];
     destroyed = false;
     constructor(public image: unknown) {
@@ -190,6 +239,9 @@ export function fakeElectronMain(options: { appPath: string; platform?: NodeJS.P
     }
     setToolTip(text: string) {
       this.tooltip = text;
+    }
+    setTitle(text: string) {
+      this.title = text;
     }
     setContextMenu(menu: unknown[]) {
       this.menu = menu;
@@ -215,9 +267,7 @@ export function fakeElectronMain(options: { appPath: string; platform?: NodeJS.P
     Menu: { buildFromTemplate: (template: unknown[]) => template },
     nativeImage: { createFromPath: (file: string) => ({ file }) },
     nativeTheme: Object.assign(emitter(), { shouldUseDarkColors: false }),
-    Notification: class {
-      static isSupported = () => false;
-    },
+    Notification: fakeNotifications({ platform: options.platform ?? process.platform, supported: false }).Notification,
     dialog: { showErrorBox: (title: string, content: string) => record('dialog.showErrorBox', title, content) },
     session: {
       defaultSession: {

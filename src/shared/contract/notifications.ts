@@ -12,7 +12,7 @@ export type ChannelKind = z.infer<typeof ChannelKind>;
 export const channelTriggers = ['failures', 'successes', 'attention', 'all'] as const;
 export const ChannelOn = z
   .enum(channelTriggers)
-  .describe('failures: failed, timed out or interrupted runs; successes: succeeded runs; attention: failures and runs whose agent reported needs_attention; all: every finished run, cancelled ones included');
+  .describe('failures: failed, timed out or interrupted runs; successes: succeeded runs; attention: failures and runs whose agent reported needs_attention; all: every finished run, cancelled ones included. Approval requests and Steward\'s notices go to every channel but successes');
 export type ChannelOn = z.infer<typeof ChannelOn>;
 
 export const channelSourceTypes = ['automation', 'webhook', 'instance'] as const;

@@ -1,4 +1,5 @@
 // All services, wired to one context.
+import { adminCaller } from '../caller';
 import { createRunner } from '../runner/runner';
 import { createScheduler } from '../scheduler/scheduler';
 import { createSecretBox } from '../secrets';
@@ -19,7 +20,8 @@ import { createLiveEvents } from './live-events';
 import { createNotificationChannelsService } from './notification-channels';
 import { createOutcomesService } from './outcomes';
 import { createNotificationDispatcher, defaultNotificationTiming } from './notification-dispatcher';
-import { createRunNotifier, linkBase } from './run-notifier';
+import { linkBase } from './alerts';
+import { createRunNotifier } from './run-notifier';
 import { createRunsService } from './runs';
 import { createSecretsService } from './secrets';
 import { createSettingsService } from './settings';
@@ -71,7 +73,7 @@ export function createServices(context: ServiceContext) {
   const activity = createActivityService(context, () => deliveryLog.trim());
   const triggers = createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, deliveryLog, runsQueued);
   const dispatcher = createNotificationDispatcher({ store, logger: context.logger, box, revealSecret, now: context.now, timing: context.notificationTiming ?? defaultNotificationTiming });
-  const notifier = createRunNotifier(context, dispatcher);
+  const notifier = createRunNotifier(context, dispatcher, { presentApproval: (record) => approvals.present(record, adminCaller) });
   const channels = createNotificationChannelsService(context, { box, dispatcher, notifier, secretExists: (name) => store.secrets.get(name) !== undefined });
   // Logged when it starts and when it ends, not once per refused request.
   store.storage.onChange((problem) => {

@@ -20,7 +20,8 @@ import type { NotificationDeliveryRecord } from '../store/repositories/notificat
 import { type ServiceContext, isoNow } from './context';
 import type { NotificationDispatcher } from './notification-dispatcher';
 import { buildNotification } from './notification-message';
-import { type RunNotifier, deliveriesKept, linkBase } from './run-notifier';
+import { linkBase } from './alerts';
+import { type RunNotifier, deliveriesKept } from './run-notifier';
 import { resealed, unchanged } from '../unchanged';
 
 const secretUrlKinds = new Set<ChannelKind>(['slack', 'discord']);
@@ -140,7 +141,7 @@ export function createNotificationChannelsService(context: ServiceContext, deps:
       });
       const deliveryId = newId('ntf');
       store.transaction(() => {
-        store.notificationDeliveries.insert({ id: deliveryId, channelId: id, runId: null, event: 'test', requestHeaders: headers, requestBody: body, createdAt: now, nextAttemptAt: null });
+        store.notificationDeliveries.insert({ id: deliveryId, channelId: id, runId: null, about: deliveryId, event: 'test', requestHeaders: headers, requestBody: body, createdAt: now, nextAttemptAt: null });
         store.notificationDeliveries.keepNewest(id, deliveriesKept);
       });
       await deps.dispatcher.sendOnce(deliveryId);

@@ -56,7 +56,7 @@ function webhookEvent(notice: RunNotice): NotificationRequest {
 }
 
 /** ntfy reads RFC 2047 encoded words in its headers; fetch refuses header values beyond Latin-1. */
-function headerText(text: string): string {
+export function headerText(text: string): string {
   return /^[\x20-\x7e]*$/.test(text) ? text : `=?UTF-8?B?${Buffer.from(text).toString('base64')}?=`;
 }
 
@@ -75,7 +75,7 @@ function ntfyMessage(notice: RunNotice): NotificationRequest {
   };
 }
 
-const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 function slackMessage(notice: RunNotice): NotificationRequest {
   const error = cutError(notice.error);

@@ -1,14 +1,18 @@
-// Turns finished runs into notification deliveries: on each run change announced after commit, a
-// run that reached a finished status gets one pending delivery per enabled channel that wants it
-// (by outcome and source), written durably, then handed to the dispatcher. It listens to the store
+// Turns what happens into notification deliveries: on each change announced after commit, a run
+// that reached a finished status, an approval requested (its feed line) and one of Steward's
+// notices (its feed line) each get one pending delivery per enabled channel that wants it (by
+// outcome and source), written durably, then handed to the dispatcher. It listens to the store
 // only while some channel exists, so without channels no writer builds changes for it.
-import type { Run } from '../../../shared/contract';
+import type { Approval, Run } from '../../../shared/contract';
 import { newId } from '../ids';
-import { readSettings } from '../settings';
+import type { StoreChange, StoredActivityLine } from '../store/commit-hooks';
+import type { ApprovalRecord } from '../store/repositories/approvals';
 import type { ChannelRecord } from '../store/repositories/notification-channels';
+import { approvalMessage, noticeMessage } from './alert-messages';
+import { approvalAlert, isNoticeLine, linkBase, noticeAlert, requestedApprovalId, sourceName, sourcesMatch, wantsAlerts } from './alerts';
 import type { ServiceContext } from './context';
 import type { NotificationDispatcher } from './notification-dispatcher';
-import { type RunNotice, buildNotification } from './notification-message';
+import { type NotificationRequest, type RunNotice, buildNotification } from './notification-message';
 
 /** Deliveries kept per channel, newest first: the log shows recent ones, it is not an archive. */
 export const deliveriesKept = 1_000;
@@ -27,20 +31,11 @@ function endingWanted(on: ChannelRecord['on'], run: Pick<Run, 'status' | 'outcom
 /** Whether a channel tells of this run: its ending (cancelled only under `all`) and its sources. */
 export function channelWants(channel: Pick<ChannelRecord, 'on' | 'sources'>, run: Pick<Run, 'status' | 'outcome' | 'source' | 'sourceId' | 'instanceId'>): boolean {
   if (!endingWanted(channel.on, run)) return false;
-  if (channel.sources.length === 0) return true;
-  return channel.sources.some((source) => (source.type === 'instance' ? source.id === run.instanceId : source.type === run.source && source.id === run.sourceId));
-}
-
-/** Where links point: the setting, or Steward's own URL. */
-export function linkBase(context: ServiceContext): string {
-  return (readSettings(context.store).notifications.linkBaseUrl ?? context.baseUrl()).replace(/\/+$/, '');
+  return sourcesMatch(channel, { source: { type: run.source, id: run.sourceId }, instanceId: run.instanceId });
 }
 
 export function runNotice(context: ServiceContext, run: Run): RunNotice {
-  const { store } = context;
-  const named = run.source === 'automation' ? store.automations.get(run.sourceId ?? '')?.name : run.source === 'webhook' ? store.webhooks.get(run.sourceId ?? '')?.name : undefined;
-  const name = named ?? (run.source === 'chat' ? 'chat' : run.source === 'api' ? 'API' : `a deleted ${run.source}`);
-  const instance = store.instances.get(run.instanceId);
+  const instance = context.store.instances.get(run.instanceId);
   const durationSeconds = run.startedAt && run.finishedAt ? Math.round((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 100) / 10 : null;
   return {
     event: `run.${run.status}`,
@@ -49,7 +44,7 @@ export function runNotice(context: ServiceContext, run: Run): RunNotice {
     error: run.error,
     outcome: run.outcome ?? null,
     summary: run.summary ?? null,
-    source: { type: run.source, id: run.sourceId, name },
+    source: { type: run.source, id: run.sourceId, name: sourceName(context, run) },
     instance: instance ? { id: instance.id, name: instance.name } : null,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
@@ -59,49 +54,79 @@ export function runNotice(context: ServiceContext, run: Run): RunNotice {
   };
 }
 
-export function createRunNotifier(context: ServiceContext, dispatcher: NotificationDispatcher) {
+interface Delivery {
+  channels: ChannelRecord[];
+  /** What it tells of, once per channel: the run, the approval, the notice's line. */
+  about: string;
+  runId: string | null;
+  event: string;
+  build: (channel: ChannelRecord) => NotificationRequest;
+}
+
+export function createRunNotifier(context: ServiceContext, dispatcher: NotificationDispatcher, deps: { presentApproval: (record: ApprovalRecord) => Approval }) {
   const { store, logger } = context;
   let unsubscribe: (() => void) | undefined;
   let active = false;
 
-  function notify(runId: string): void {
-    const run = store.runs.get(runId);
-    // A failed run that is retried says nothing: its last attempt's end does.
-    if (!run || !finished.has(run.status) || store.runs.retried(run.id)) return;
-    const channels = store.notificationChannels.enabled().filter((channel) => channelWants(channel, run));
+  function queue({ channels, about, runId, event, build }: Delivery): void {
     if (channels.length === 0) return;
-    const notice = runNotice(context, run);
     const createdAt = context.now().toISOString();
     let added = false;
     store.transaction(() => {
       for (const channel of channels) {
-        const { headers, body } = buildNotification(channel.kind, notice);
-        const id = newId('ntf');
-        added = store.notificationDeliveries.insert({ id, channelId: channel.id, runId: run.id, event: notice.event, requestHeaders: headers, requestBody: body, createdAt, nextAttemptAt: dispatcher.firstAttemptAt() }) || added;
+        const { headers, body } = build(channel);
+        const delivery = { id: newId('ntf'), channelId: channel.id, runId, about, event, requestHeaders: headers, requestBody: body, createdAt, nextAttemptAt: dispatcher.firstAttemptAt() };
+        added = store.notificationDeliveries.insert(delivery) || added;
         store.notificationDeliveries.keepNewest(channel.id, deliveriesKept);
       }
     });
     if (added) dispatcher.pump();
   }
 
+  function runEnded(runId: string): void {
+    const run = store.runs.get(runId);
+    // A failed run that is retried says nothing: its last attempt's end does.
+    if (!run || !finished.has(run.status) || store.runs.retried(run.id)) return;
+    const notice = runNotice(context, run);
+    const channels = store.notificationChannels.enabled().filter((channel) => channelWants(channel, run));
+    queue({ channels, about: run.id, runId: run.id, event: notice.event, build: (channel) => buildNotification(channel.kind, notice) });
+  }
+
+  function lineWritten(line: StoredActivityLine): void {
+    const approvalId = requestedApprovalId(line.raw);
+    const record = approvalId === undefined ? undefined : store.approvals.get(approvalId);
+    const asked = record && approvalAlert(context, record, deps.presentApproval);
+    if (asked) {
+      const channels = store.notificationChannels.enabled().filter((channel) => wantsAlerts(channel) && sourcesMatch(channel, asked.subject));
+      queue({ channels, about: asked.alert.approval.id, runId: asked.alert.approval.runId, event: 'approval.requested', build: (channel) => approvalMessage(channel.kind, asked.alert) });
+      return;
+    }
+    const told = isNoticeLine(line) ? noticeAlert(context, line) : undefined;
+    if (!told) return;
+    const channels = store.notificationChannels.enabled().filter((channel) => wantsAlerts(channel) && sourcesMatch(channel, told.subject));
+    queue({ channels, about: `line:${line.seq}`, runId: null, event: told.alert.event, build: (channel) => noticeMessage(channel.kind, told.alert) });
+  }
+
+  function changed(change: StoreChange): void {
+    try {
+      if (change.type === 'run') runEnded(change.runId);
+      else if (change.type === 'activity') lineWritten(change.line);
+    } catch (error) {
+      // Never the run's problem: what it tells of has happened whatever happens here.
+      logger.error({ err: error, change: change.type }, 'could not queue notifications');
+    }
+  }
+
   /** Listens while channels exist; call after channels are created or deleted. */
   function sync(): void {
-      if (!active) return;
-      const wanted = store.notificationChannels.count() > 0;
-      if (wanted && !unsubscribe) {
-        unsubscribe = store.subscribe((change) => {
-          if (change.type !== 'run') return;
-          try {
-            notify(change.runId);
-          } catch (error) {
-            // Never the run's problem: it has finished whatever happens here.
-            logger.error({ err: error, runId: change.runId }, 'could not queue run notifications');
-          }
-        });
-      } else if (!wanted && unsubscribe) {
-        unsubscribe();
-        unsubscribe = undefined;
-      }
+    if (!active) return;
+    const wanted = store.notificationChannels.count() > 0;
+    if (wanted && !unsubscribe) {
+      unsubscribe = store.subscribe(changed);
+    } else if (!wanted && unsubscribe) {
+      unsubscribe();
+      unsubscribe = undefined;
+    }
   }
 
   return {

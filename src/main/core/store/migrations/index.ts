@@ -17,6 +17,7 @@ import automationReliability from './0015_automation_reliability';
 import runRetries from './0016_run_retries';
 import approvals from './0017_approvals';
 import attentionChannels from './0018_attention_channels';
+import notifyApprovals from './0019_notify_approvals';
 
 export interface Migration {
   version: number;
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   { version: 16, name: '0016_run_retries', sql: runRetries },
   { version: 17, name: '0017_approvals', sql: approvals },
   { version: 18, name: '0018_attention_channels', sql: attentionChannels },
+  { version: 19, name: '0019_notify_approvals', sql: notifyApprovals },
 ];

@@ -1,6 +1,6 @@
-// notification_deliveries table <-> delivery records: what was sent to a channel about a run (or
-// as a test), attempt by attempt. At most one per channel and run, so a run announced twice
-// notifies once.
+// notification_deliveries table <-> delivery records: what was sent to a channel about a run's
+// end, an approval, a notice (or as a test), attempt by attempt. At most one per channel and
+// subject (`about`), so a run or an approval announced twice notifies once.
 import type Database from 'better-sqlite3';
 import type { NotificationDelivery } from '../../../../shared/contract';
 
@@ -28,6 +28,8 @@ export interface NewNotificationDelivery {
   id: string;
   channelId: string;
   runId: string | null;
+  /** What it tells of, once per channel: a run's id (its end), an approval's id, a notice's feed line, a test's own id. */
+  about: string;
   event: string;
   requestHeaders: Record<string, string>;
   requestBody: string;
@@ -69,8 +71,8 @@ function toRecord(row: DeliveryRow): NotificationDeliveryRecord {
 const select = 'SELECT d.*, c.name AS channel_name FROM notification_deliveries d JOIN notification_channels c ON c.id = d.channel_id';
 
 export function createNotificationDeliveriesRepository(db: Database.Database) {
-  const insert = db.prepare(`INSERT OR IGNORE INTO notification_deliveries (id, channel_id, run_id, event, request_headers, request_body, created_at, next_attempt_at)
-    VALUES (@id, @channelId, @runId, @event, @requestHeaders, @requestBody, @createdAt, @nextAttemptAt)`);
+  const insert = db.prepare(`INSERT OR IGNORE INTO notification_deliveries (id, channel_id, run_id, about, event, request_headers, request_body, created_at, next_attempt_at)
+    VALUES (@id, @channelId, @runId, @about, @event, @requestHeaders, @requestBody, @createdAt, @nextAttemptAt)`);
   const get = db.prepare<[string], DeliveryRow>(`${select} WHERE d.id = ?`);
   const page = db.prepare<[string, string, number], DeliveryRow>(`${select} WHERE d.channel_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?`);
   const forRun = db.prepare<[string], DeliveryRow>(`${select} WHERE d.run_id = ? ORDER BY d.id`);
@@ -83,7 +85,7 @@ export function createNotificationDeliveriesRepository(db: Database.Database) {
     last_error = @lastError, response_body = @responseBody, finished_at = @finishedAt WHERE id = @id`);
 
   return {
-    /** false when the channel already has a delivery for that run. */
+    /** false when the channel already has a delivery about that. */
     insert(record: NewNotificationDelivery): boolean {
       return insert.run({ ...record, requestHeaders: JSON.stringify(record.requestHeaders) }).changes === 1;
     },

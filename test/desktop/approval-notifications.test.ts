@@ -1,0 +1,86 @@
+// The desktop notification of an approval (src/main/shell/notifications.ts) on the faithful fake of
+// Electron's Notification, with a real core: on macOS and Windows it has Allow and Deny buttons that
+// decide as the app does (decidedBy 'ui', the run started or cancelled); decided elsewhere, it goes;
+// on Linux it has no buttons and a click opens the Needs-you list.
+import { afterEach, describe, expect, it } from 'vitest';
+import { showNotifications } from '../../src/main/shell/notifications';
+import { ManualClock } from '../support/clock';
+import { type TestCore, request, startTestCore } from '../support/core';
+import { fakeNotifications } from '../support/fake-electron';
+
+const echo = { provider: 'command', preset: 'custom', command: 'echo', args: ['done'] };
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A core whose webhook's runs wait for a person, with desktop notifications as on `platform`. */
+async function desktop(platform: NodeJS.Platform) {
+  const t: TestCore = await startTestCore({ clock: new ManualClock('2026-11-25T10:00:00.000Z') });
+  cleanups.push(() => t.close());
+  const instance = (await t.api('POST', '/api/instances', { name: 'Deployer', agent: echo, sandbox: { mode: 'off', network: [], readDeny: [], writeAllow: [] } })).body.instance;
+  await t.core.services.instances.idle();
+  const webhook = (await t.api('POST', '/api/webhooks', { name: 'Deploy', promptTemplate: 'Deploy {{payload}}', instanceId: instance.id, approval: { mode: 'before-run', timeoutSeconds: 3600 } })).body.webhook;
+  const fake = fakeNotifications({ platform });
+  const opened: string[] = [];
+  cleanups.push(showNotifications(t.core, { Notification: fake.Notification, platform, open: (route) => opened.push(route) }));
+  const ask = async (payload: string) => {
+    const before = fake.shown.length;
+    const fired = await request(webhook.triggerUrl, { method: 'POST', body: payload, headers: { 'content-type': 'text/plain' } });
+    const runId = fired.body.run.id as string;
+    const [approval] = (await t.api('GET', `/api/approvals?status=pending&runId=${runId}`)).body.approvals;
+    await until(() => fake.shown.length, (count) => count > before, 'the notification');
+    return { runId, approvalId: approval.id as string, notification: fake.shown[fake.shown.length - 1] };
+  };
+  return { t, ask, opened };
+}
+
+const approvalOf = async (t: TestCore, id: string) => (await t.api('GET', `/api/approvals/${id}`)).body.approval;
+const runOf = async (t: TestCore, id: string) => (await t.api('GET', `/api/runs/${id}`)).body.run;
+
+describe('the desktop notification of an approval', () => {
+  it('on macOS, Allow starts the run and Deny cancels it, decided in the app', async () => {
+    const { t, ask } = await desktop('darwin');
+    const first = await ask('v2');
+    expect(first.notification.options).toEqual({ title: 'Steward asks: Start a run of webhook "Deploy"?', body: 'Deploy v2', actions: [{ type: 'button', text: 'Allow' }, { type: 'button', text: 'Deny' }] });
+
+    first.notification.act(0);
+    expect(await until(() => approvalOf(t, first.approvalId), (approval) => approval.status !== 'pending', 'the decision')).toMatchObject({ status: 'allowed', decidedBy: 'ui' });
+    await until(() => runOf(t, first.runId), (run) => run.status === 'succeeded', 'the run');
+    expect(first.notification.visible).toBe(false);
+
+    const second = await ask('v3');
+    second.notification.act(1);
+    expect(await until(() => approvalOf(t, second.approvalId), (approval) => approval.status !== 'pending', 'the decision')).toMatchObject({ status: 'denied', decidedBy: 'ui' });
+    expect(await runOf(t, second.runId)).toMatchObject({ status: 'cancelled', error: 'Not started: denied by ui.' });
+  });
+
+  it('on Windows too; decided elsewhere, it is taken away', async () => {
+    const { t, ask } = await desktop('win32');
+    const { approvalId, notification } = await ask('v4');
+    expect(notification.options.actions).toHaveLength(2);
+    await t.api('POST', `/api/approvals/${approvalId}/decision`, { decision: 'deny', note: 'from the phone' });
+    await until(() => notification.visible, (visible) => !visible, 'the notification to close');
+    expect(() => notification.act(0)).toThrow(/not shown/);
+  });
+
+  it('on Linux has no buttons: a click opens the Needs-you list, and decides nothing', async () => {
+    const { t, ask, opened } = await desktop('linux');
+    const { approvalId, notification } = await ask('v5');
+    expect(notification.options).toEqual({ title: 'Steward asks: Start a run of webhook "Deploy"?', body: 'Deploy v5\nClick to answer.' });
+    expect(() => notification.act(0)).toThrow(/no actions on linux/);
+    notification.click();
+    expect(opened).toEqual(['/needs-you']);
+    expect(await approvalOf(t, approvalId)).toMatchObject({ status: 'pending' });
+  });
+});
