@@ -3,7 +3,7 @@
 // the agent reported them; the agent session it used or resumed), why it waits while queued (a
 // retry: until when), re-run and cancel, and exactly its own messages, growing live (a
 // virtualized transcript with search, so a run of 10,000 lines stays light; a host its sandbox
-// refused is one click from allowed).
+// refused is one click from allowed); what it waits for a person to decide, with Allow and Deny.
 import { useEffect, useState } from 'react';
 import type { Run } from '../../../../shared/contract';
 import { Badge, Empty, ErrorLine, formatTime, useAction } from '../../ui/widgets';
@@ -12,6 +12,7 @@ import { Transcript } from './Transcript';
 import { useApp } from '../../lib/app-context';
 import { type Usage, formatUsage, usageOf } from './usage';
 import { RetryFacts, RetryWait, RunOutcome } from './RunReliability';
+import { RunRequests } from '../approvals/ApprovalRequest';
 import { formatDuration } from '../../../../shared/format';
 
 /** Where a run came from, in words, and where to see that source. */
@@ -111,7 +112,7 @@ export function RunView({ id }: { id: string }) {
   if (missing) return <Empty title="No such run">It may have been deleted with its automation or webhook.</Empty>;
   if (!run) return <div className="hint">Loading…</div>;
   const messages = runMessages[id];
-  const active = ['queued', 'running'].includes(run.status);
+  const active = ['queued', 'waiting', 'running'].includes(run.status);
   return (
     <section aria-labelledby="run-title">
       <div className="bar">
@@ -135,6 +136,7 @@ export function RunView({ id }: { id: string }) {
       ) : (
         <Transcript messages={messages} instanceId={run.instanceId} />
       )}
+      <RunRequests runIds={[run.id]} />
       {run.status === 'queued' && (
         <details open>
           <summary>Prompt</summary>
