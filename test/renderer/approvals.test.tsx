@@ -56,12 +56,12 @@ describe('Needs you', () => {
     const requests = await screen.findAllByRole('article', { name: 'Start a run of webhook "Deploy"?' });
     expect(requests).toHaveLength(2);
     const [first, second] = requests.map((each) => within(each));
-    expect(first!.getByText('Deploy v2')).toBeTruthy();
-    expect(second!.getByText('Deploy v1')).toBeTruthy();
-    expect(first!.getByText('Start a run')).toBeTruthy();
-    expect(first!.getByText(`${instance.name}`, { exact: false })).toBeTruthy();
-    expect(first!.getByRole('link', { name: 'See its run' }).getAttribute('href')).toBe(`#/runs/${newer}`);
-    expect(first!.getAllByRole('time')[1]!.textContent).toBe('in 2 h');
+    expect(first.getByText('Deploy v2')).toBeTruthy();
+    expect(second.getByText('Deploy v1')).toBeTruthy();
+    expect(first.getByText('Start a run')).toBeTruthy();
+    expect(first.getByText(`${instance.name}`, { exact: false })).toBeTruthy();
+    expect(first.getByRole('link', { name: 'See its run' }).getAttribute('href')).toBe(`#/runs/${newer}`);
+    expect(first.getAllByRole('time')[1].textContent).toBe('in 2 h');
 
     // Decided through the API (another tab, the phone): gone from the list and the count, live.
     const older1 = (await pending()).find((each) => each.runId === older)!;
@@ -94,7 +94,7 @@ describe('Needs you', () => {
     renderWith(store, <><NeedsYou /><Toasts /></>);
     const article = within(await screen.findByRole('article', { name: 'Start a run of webhook "Release"?' }));
     const [approval] = await pending();
-    await t.api('POST', `/api/approvals/${approval!.id}/decision`, { decision: 'allow' });
+    await t.api('POST', `/api/approvals/${approval.id}/decision`, { decision: 'allow' });
     fireEvent.click(article.getByRole('button', { name: 'Deny' }));
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Start a run of webhook "Release"?' })).toBeNull());
     expect(screen.getByText('Nothing waits for you')).toBeTruthy();
@@ -112,7 +112,7 @@ describe('a question inline', () => {
     const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'ask' })).body;
     const { store, disconnect } = connectStore(t);
     await Promise.all([store.getState().loadInstances(), store.getState().loadRuns()]);
-    await waitFor(async () => expect(await pending()).toHaveLength(1), { timeout: 15_000 });
+    await waitFor(async () => expect((await pending()).filter((each) => each.runId === run.id)).toHaveLength(1), { timeout: 15_000 });
     await act(() => store.getState().loadApprovals());
 
     // In the chat, where the conversation is.

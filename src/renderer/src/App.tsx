@@ -4,7 +4,7 @@ import { Suspense, lazy, useEffect } from 'react';
 import { Toasts } from './ui/Toasts';
 import { inDesktopApp } from './lib/api';
 import { useApp } from './lib/app-context';
-import { needsYouLabel } from './features/approvals/needs-you-label';
+import { NeedsYouLink } from './features/approvals/NeedsYouLink';
 
 // One chunk per view, loaded when first opened: the window paints before the views it does not show.
 const AgendaView = lazy(() => import('./features/agenda/Agenda').then((module) => ({ default: module.Agenda })));
@@ -76,10 +76,7 @@ export function App() {
         <h1>Steward</h1>
         {sections.map(([to, label]) => (
           to === '/needs-you' ? (
-            <a key={to} href={`#${to}`} aria-current={path.startsWith(to) ? 'page' : undefined} aria-label={needsYouLabel(waiting)}>
-              {label}
-              {waiting > 0 && <span className="count" aria-hidden="true">{waiting}</span>}
-            </a>
+            <NeedsYouLink key={to} count={waiting} current={path.startsWith(to)} />
           ) : (
             <a key={to} href={`#${to}`} aria-current={path.startsWith(to) ? 'page' : undefined}>{label}</a>
           )

@@ -103,7 +103,7 @@ export function useEscape(open: boolean, close: () => void) {
 // Colour alone does not say it: each status has a shape too.
 const statusIcons: Record<string, string> = {
   succeeded: '✓', running: '●', up: '●', queued: '◷', provisioning: '◷', connecting: '◷',
-  delivered: '✓', pending: '◷', waiting: '✋',
+  delivered: '✓', pending: '◷', waiting: '?',
   failed: '✕', error: '✕', timed_out: '⧖', interrupted: '!', cancelled: '–', stopped: '■', off: '○',
 };
 
