@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 // Approvals in the renderer on a real core: Needs you lists the pending requests newest first with
-// what each asks (kind, instance, its run, its detail, when it expires) and the navigation counts
-// them; one decided through the API leaves the list live; Allow with a note decides it as the UI;
+// what each asks (kind, instance, its run, its detail: the command, the file and its diff, the URL;
+// when it expires) and the navigation counts them; one decided through the API leaves the list live; Allow with a note decides it as the UI;
 // a question from a real agent (ask_human through /mcp) shows inline on its run page and in its
 // chat, is answered with a quick choice, and the agent gets the answer; a waiting run reads
-// "waiting for you".
+// "waiting for you"; a reconnection reloads the list.
 import path from 'node:path';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,8 @@ import { RunView } from '../../src/renderer/src/features/runs/Run';
 import type { Approval, Run } from '../../src/shared/contract';
 import { type TestCore, request, startTestCore } from '../support/core';
 import { createAppStore } from '../../src/renderer/src/store';
+import { followLiveEvents } from '../../src/renderer/src/store/events';
+import type { StreamEvent } from '../../src/renderer/src/lib/api';
 import { connectStore, ipcClientOf, renderWith } from './harness';
 
 let t: TestCore;
@@ -100,6 +102,56 @@ describe('Needs you', () => {
     expect(screen.getByText('Nothing waits for you')).toBeTruthy();
     expect(screen.getByTestId('toasts').textContent).toMatch(/was already allowed \(api\)/);
     unregister();
+  });
+});
+
+describe('an action an agent asks to take', () => {
+  it('shows its command, file and diff, and URL, and a denial with a note reaches the agent', async () => {
+    const agent = { provider: 'command', preset: 'custom', command: 'sleep', args: ['30'] };
+    const { instance } = (await t.api('POST', '/api/instances', { name: 'Sleeper', agent, sandbox: { mode: 'off', network: [], readDeny: [], writeAllow: [] } })).body;
+    await t.core.services.instances.idle();
+    const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'work' })).body;
+    await waitFor(async () => expect((await runOf(run.id)).status).toBe('running'), { timeout: 10_000 });
+    const detail = { text: 'Deploy the site', tool: 'Bash', command: 'git push origin main', path: 'site/index.html', diff: '-<h1>Old</h1>\n+<h1>New</h1>', url: 'https://example.com/deploy' };
+    const asked = t.core.services.approvals.ask(run.id, { kind: 'tool', title: 'Run git push origin main', detail, timeoutSeconds: 600 });
+    const { store, disconnect } = connectStore(t);
+    await Promise.all([store.getState().loadInstances(), store.getState().loadApprovals()]);
+    renderWith(store, <NeedsYou />);
+    const request = within(await screen.findByRole('article', { name: 'Run git push origin main' }));
+    expect(request.getByText('Use a tool')).toBeTruthy();
+    expect(request.getByText('Deploy the site')).toBeTruthy();
+    expect(request.getByLabelText('Command').textContent).toBe('git push origin main');
+    expect(request.getByText('site/index.html')).toBeTruthy();
+    expect(request.getByLabelText('Changes').textContent).toBe('-<h1>Old</h1>\n+<h1>New</h1>');
+    expect(request.getByText('https://example.com/deploy')).toBeTruthy();
+    expect(request.queryByLabelText('Answer')).toBeNull();
+    fireEvent.change(request.getByLabelText('Note (optional)'), { target: { value: 'not on a Friday' } });
+    fireEvent.click(request.getByRole('button', { name: 'Deny' }));
+    expect(await asked).toMatchObject({ status: 'denied', decidedBy: 'ui', note: 'not on a Friday' });
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Run git push origin main' })).toBeNull());
+    await t.api('POST', `/api/runs/${run.id}/cancel`);
+    disconnect();
+  });
+});
+
+describe('the pending list after a reconnection', () => {
+  it('reloads on resync: a request made while the stream was away appears', async () => {
+    // Live events by hand: none is delivered but the resync a reconnection announces.
+    let hear: (event: StreamEvent) => void = () => undefined;
+    const { client, unregister } = ipcClientOf(t);
+    const store = createAppStore({ call: client.call.bind(client), subscribe: (listener) => ((hear = listener), () => undefined) });
+    const stop = followLiveEvents(store);
+    await store.getState().loadApprovals();
+    const before = store.getState().approvals!.length;
+    const { trigger } = await gatedWebhook('Away');
+    const runId = await trigger('while away');
+    expect(store.getState().approvals).toHaveLength(before);
+    hear({ type: 'resync' });
+    await waitFor(() => expect(store.getState().approvals!.map((each) => each.runId)).toContain(runId));
+    stop();
+    unregister();
+    const [approval] = (await pending()).filter((each) => each.runId === runId);
+    await t.api('POST', `/api/approvals/${approval.id}/decision`, { decision: 'deny' });
   });
 });
 
