@@ -113,6 +113,8 @@ export function RunView({ id }: { id: string }) {
   if (!run) return <div className="hint">Loading…</div>;
   const messages = runMessages[id];
   const active = ['queued', 'waiting', 'running'].includes(run.status);
+  // Queued, or waiting for a person to allow it to start: its prompt is what it will be asked.
+  const notStarted = run.status === 'queued' || (run.status === 'waiting' && !run.startedAt);
   return (
     <section aria-labelledby="run-title">
       <div className="bar">
@@ -132,12 +134,12 @@ export function RunView({ id }: { id: string }) {
       {!messages ? (
         <div className="hint">Loading…</div>
       ) : messages.length === 0 ? (
-        <div className="hint">{run.status === 'queued' ? 'Nothing said yet: the run has not started.' : 'This run left no messages.'}</div>
+        <div className="hint">{notStarted ? 'Nothing said yet: the run has not started.' : 'This run left no messages.'}</div>
       ) : (
         <Transcript messages={messages} instanceId={run.instanceId} />
       )}
       <RunRequests runIds={[run.id]} />
-      {run.status === 'queued' && (
+      {notStarted && (
         <details open>
           <summary>Prompt</summary>
           <pre>{run.prompt}</pre>
