@@ -3,7 +3,7 @@
 // with no violations allowed, and no sideways scroll on Activity and Runs at 800 px. Screenshots
 // of each view in each theme go to test-artifacts/, and with UPDATE_SCREENSHOTS=1 to docs/screenshots/
 // (the README shows some), so that an ordinary test run leaves the checkout as it was. The views hold
-// an instance that is not sandboxed and a host a sandboxed run was refused; the agent form is checked
+// an instance that is not sandboxed, a host a sandboxed run was refused, and a run waiting for a person; the agent form is checked
 // open with its Sandbox section (a refused row, the "off" warning) in both themes.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -28,6 +28,7 @@ const updateDocs = process.env.UPDATE_SCREENSHOTS === '1';
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const views = [
   ['activity', 'Activity'],
+  ['needs-you', 'Needs you'],
   ['chat', 'Chat'],
   ['automations', 'Automations'],
   ['agenda', 'Agenda'],
@@ -117,6 +118,9 @@ beforeAll(async () => {
   await api('POST', '/api/automations', { name: 'Standup notes', prompt: 'Summarise yesterday.', cronExpression: '30 8 * * 1-5' });
   const { webhook } = await api<{ webhook: { token: string } }>('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy report: {{payload}}' });
   await fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', body: 'api 1.4.2' });
+  // A run that waits for a person: Needs you lists it, and the navigation counts it.
+  const { webhook: gated } = await api<{ webhook: { token: string } }>('POST', '/api/webhooks', { name: 'Releases', promptTemplate: 'Release {{payload}}', approval: { mode: 'before-run', timeoutSeconds: 3600 } });
+  await fetch(`${origin}/api/webhooks/trigger/${gated.token}`, { method: 'POST', body: 'api 1.5.0' });
   await api('PUT', '/api/secrets/OPENROUTER_KEY', { value: 'sk-example' });
   // A notification channel whose test failed: Settings shows its failed badge and error.
   const { channel } = await api<{ channel: { id: string } }>('POST', '/api/notification-channels', { name: 'Ops pager', kind: 'slack', url: 'http://127.0.0.1:9/services/T0/B0/x' });

@@ -4,12 +4,14 @@ import { Suspense, lazy, useEffect } from 'react';
 import { Toasts } from './ui/Toasts';
 import { inDesktopApp } from './lib/api';
 import { useApp } from './lib/app-context';
+import { NeedsYouLink } from './features/approvals/NeedsYouLink';
 
 // One chunk per view, loaded when first opened: the window paints before the views it does not show.
 const AgendaView = lazy(() => import('./features/agenda/Agenda').then((module) => ({ default: module.Agenda })));
 const Activity = lazy(() => import('./features/activity/Activity').then((module) => ({ default: module.Activity })));
 const Automations = lazy(() => import('./features/automations/Automations').then((module) => ({ default: module.Automations })));
 const Chat = lazy(() => import('./features/chat/Chat').then((module) => ({ default: module.Chat })));
+const NeedsYou = lazy(() => import('./features/approvals/NeedsYou').then((module) => ({ default: module.NeedsYou })));
 const Instances = lazy(() => import('./features/instances/Instances').then((module) => ({ default: module.Instances })));
 const RunView = lazy(() => import('./features/runs/Run').then((module) => ({ default: module.RunView })));
 const RunList = lazy(() => import('./features/runs/Runs').then((module) => ({ default: module.RunList })));
@@ -21,6 +23,7 @@ const healthPollMs = 15_000;
 
 const sections = [
   ['/activity', 'Activity'],
+  ['/needs-you', 'Needs you'],
   ['/chat', 'Chat'],
   ['/automations', 'Automations'],
   ['/agenda', 'Agenda'],
@@ -33,6 +36,8 @@ const sections = [
 function View({ path }: { path: string }) {
   const [, section, id, sub] = path.split('/');
   switch (section) {
+    case 'needs-you':
+      return <NeedsYou />;
     case 'chat':
       return <Chat instanceId={id || undefined} threadId={sub || undefined} />;
     case 'automations':
@@ -55,10 +60,11 @@ function View({ path }: { path: string }) {
 }
 
 export function App() {
-  const { path, degraded, loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth, loadSecrets } = useApp();
+  const { path, degraded, approvals, loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth, loadSecrets, loadApprovals } = useApp();
   useEffect(() => {
-    void Promise.all([loadAutomations(), loadWebhooks(), loadInstances(), loadRuns(), loadActivity(), loadSettings(), loadHealth(), loadSecrets()]);
-  }, [loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth, loadSecrets]);
+    void Promise.all([loadAutomations(), loadWebhooks(), loadInstances(), loadRuns(), loadActivity(), loadSettings(), loadHealth(), loadSecrets(), loadApprovals()]);
+  }, [loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth, loadSecrets, loadApprovals]);
+  const waiting = approvals?.length ?? 0;
   useEffect(() => {
     // A full disk comes and goes without an event of its own: ask now and then.
     const timer = setInterval(() => void loadHealth().catch(() => undefined), healthPollMs);
@@ -69,7 +75,11 @@ export function App() {
       <nav aria-label="Sections">
         <h1>Steward</h1>
         {sections.map(([to, label]) => (
-          <a key={to} href={`#${to}`} aria-current={path.startsWith(to) ? 'page' : undefined}>{label}</a>
+          to === '/needs-you' ? (
+            <NeedsYouLink key={to} count={waiting} current={path.startsWith(to)} />
+          ) : (
+            <a key={to} href={`#${to}`} aria-current={path.startsWith(to) ? 'page' : undefined}>{label}</a>
+          )
         ))}
         {!inDesktopApp() && (
           <form method="post" action="/logout" style={{ marginTop: 24 }}>

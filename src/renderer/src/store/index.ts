@@ -3,6 +3,7 @@
 import { create, type StateCreator } from 'zustand';
 import type { StewardClient } from '../lib/api';
 import { type ActivitySlice, activitySlice } from '../features/activity/activity-slice';
+import { type ApprovalsSlice, approvalsSlice } from '../features/approvals/approvals-slice';
 import { type AutomationsSlice, automationsSlice } from '../features/automations/automations-slice';
 import { type AutomationDetailsSlice, automationDetailsSlice } from '../features/automations/automation-details-slice';
 import { type AgendaSlice, agendaSlice } from '../features/agenda/agenda-slice';
@@ -21,7 +22,7 @@ export interface ClientSlice {
   client: StewardClient;
 }
 
-export type AppState = ClientSlice & AutomationsSlice & AutomationDetailsSlice & AgendaSlice & WebhooksSlice & InstancesSlice & RunsSlice & ActivitySlice & SettingsSlice & OnboardingSlice & ChatsSlice & RunListSlice & TunnelSlice & ToastsSlice & NotificationsSlice;
+export type AppState = ClientSlice & AutomationsSlice & AutomationDetailsSlice & AgendaSlice & WebhooksSlice & InstancesSlice & RunsSlice & ActivitySlice & SettingsSlice & OnboardingSlice & ChatsSlice & RunListSlice & TunnelSlice & ToastsSlice & NotificationsSlice & ApprovalsSlice;
 export type Slice<T> = StateCreator<AppState, [], [], T>;
 
 /** A fresh store on a client: one per window, and one per test. */
@@ -42,6 +43,7 @@ export function createAppStore(client: StewardClient) {
     ...tunnelSlice(...args),
     ...toastsSlice(...args),
     ...notificationsSlice(...args),
+    ...approvalsSlice(...args),
   }));
 }
 

@@ -103,15 +103,21 @@ export function useEscape(open: boolean, close: () => void) {
 // Colour alone does not say it: each status has a shape too.
 const statusIcons: Record<string, string> = {
   succeeded: '✓', running: '●', up: '●', queued: '◷', provisioning: '◷', connecting: '◷',
-  delivered: '✓', pending: '◷',
+  delivered: '✓', pending: '◷', waiting: '?',
   failed: '✕', error: '✕', timed_out: '⧖', interrupted: '!', cancelled: '–', stopped: '■', off: '○',
 };
+
+// A status whose word alone would not say it: a run that waits waits for a person.
+const statusWords: Record<string, string> = { waiting: 'waiting for you' };
+
+/** A status in words, as badges and sentences say it. */
+export const statusText = (status: string): string => statusWords[status] ?? status.replace('_', ' ');
 
 export function Badge({ status }: { status: string }) {
   return (
     <span className={`badge ${status}`}>
       <span aria-hidden="true">{statusIcons[status] ?? '•'} </span>
-      {status.replace('_', ' ')}
+      {statusText(status)}
     </span>
   );
 }

@@ -1,15 +1,16 @@
 // The automation form: name, prompt, when (a schedule or after another automation), instance,
-// memory, missed runs, notifications, retries and budget. A field the form refuses saves nothing.
+// memory, missed runs, notifications, approval before each run, retries and budget. A field the form refuses saves nothing.
 import { useState } from 'react';
-import { type Automation, type Memory, type NotifyOverride, noRetry } from '../../../../shared/contract';
+import { type Automation, type Memory, type NotifyOverride, noApproval, noRetry } from '../../../../shared/contract';
 import { InstanceField, useDefaultInstanceId } from '../instances/InstanceField';
 import { RetryFields, useRetryDraft } from '../reliability/RetryFields';
 import { BudgetFields, useBudgetDraft } from '../reliability/BudgetFields';
+import { ApprovalFields, useApprovalDraft } from '../approvals/ApprovalFields';
 import { WhenFields, localZone, useWhenDraft } from './WhenFields';
 import { ErrorLine, Field, MemoryField, NotifyField, useAction, useEscape } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 
-const fields = ['name', 'prompt', 'cronExpression', 'trigger', 'timezone', 'instanceId', 'notify', 'memory', 'catchUp', 'retry', 'budget'];
+const fields = ['name', 'prompt', 'cronExpression', 'trigger', 'timezone', 'instanceId', 'notify', 'memory', 'catchUp', 'retry', 'budget', 'approval'];
 
 export function AutomationEditor({ automation, onDone }: { automation?: Automation | undefined; onDone: () => void }) {
   const { saveAutomation, automations, instances, toast } = useApp();
@@ -24,6 +25,7 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
   const when = useWhenDraft(automation);
   const retry = useRetryDraft(automation?.retry ?? noRetry);
   const budget = useBudgetDraft(automation?.budget ?? {});
+  const approval = useApprovalDraft(automation?.approval ?? noApproval);
   const action = useAction();
   useEscape(true, onDone);
   const save = async () => {
@@ -31,8 +33,9 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
     const schedule = when.ready();
     const retryPolicy = retry.ready();
     const budgetLimits = budget.ready();
-    if (!schedule || !retryPolicy || !budgetLimits) return;
-    const body = { name, prompt, ...schedule, timezone, notify, memory, catchUp, retry: retryPolicy, budget: budgetLimits, ...(instanceId ? { instanceId } : {}) };
+    const approvalPolicy = approval.ready();
+    if (!schedule || !retryPolicy || !budgetLimits || !approvalPolicy) return;
+    const body = { name, prompt, ...schedule, timezone, notify, memory, catchUp, retry: retryPolicy, budget: budgetLimits, approval: approvalPolicy, ...(instanceId ? { instanceId } : {}) };
     const saved = await action.run(() => saveAutomation(automation?.id, body));
     if (!saved) return toast('failure', automation ? `${automation.name} was not saved.` : 'The automation was not created.');
     toast('success', automation ? `${saved.name} saved.` : `${saved.name} created.`);
@@ -58,6 +61,7 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
         </Field>
       )}
       <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />
+      <ApprovalFields approval={approval} errorFor={action.errorFor} />
       <RetryFields retry={retry} errorFor={action.errorFor} />
       <BudgetFields budget={budget} errorFor={action.errorFor} agent={instances.find((each) => each.id === instanceId)?.agent} dayIn={`its timezone (${timezone})`} />
       <ErrorLine message={action.generalError(fields)} />

@@ -1,11 +1,13 @@
 // Chat with an instance (#/chat/<instanceId>[/<threadId>]): its chats on the left (first prompt,
 // last activity; "New chat"), the thread's turns on the right, growing live, and a composer. Each
-// prompt continues the same thread, so the agent resumes its own session and remembers.
+// prompt continues the same thread, so the agent resumes its own session and remembers. What a run of
+// the thread waits for a person to decide is shown where the conversation is.
 import { useEffect, useRef, useState } from 'react';
 import type { Instance, Run } from '../../../../shared/contract';
 import { Composer } from './Composer';
 import { Turns } from '../runs/Turns';
-import { Avatar, Badge, Empty, Time } from '../../ui/widgets';
+import { Avatar, Badge, Empty, Time, statusText } from '../../ui/widgets';
+import { RunRequests } from '../approvals/ApprovalRequest';
 import { useApp } from '../../lib/app-context';
 
 const ellipsis = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
@@ -51,8 +53,9 @@ function LatestRun({ run, instance }: { run: Run | undefined; instance: Instance
       </div>
     );
   }
+  if (run.status === 'waiting') return <div className="hint" role="status">{instance.name} is waiting for you. <a href={`#/runs/${run.id}`}>Run details</a></div>;
   if (run.status === 'running') return <div className="hint" role="status">{instance.name} is working… <a href={`#/runs/${run.id}`}>Run details</a></div>;
-  if (run.status !== 'succeeded') return <div className="error" role="alert">The run {run.status.replace('_', ' ')}{run.error ? `: ${run.error}` : '.'} <a href={`#/runs/${run.id}`}>Run details</a></div>;
+  if (run.status !== 'succeeded') return <div className="error" role="alert">The run {statusText(run.status)}{run.error ? `: ${run.error}` : '.'} <a href={`#/runs/${run.id}`}>Run details</a></div>;
   return null;
 }
 
@@ -106,6 +109,7 @@ function Conversation({ instance, threadId }: { instance: Instance; threadId: st
           {run.prompt}
         </div>
       ))}
+      <RunRequests runIds={threadRuns.map((run) => run.id)} />
       <LatestRun run={threadRuns[0]} instance={instance} />
       <div ref={end} />
       <Composer onSend={send} label="Message" />

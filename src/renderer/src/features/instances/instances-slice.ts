@@ -1,13 +1,13 @@
 // Instances: the list, create, rename, avatar, agent and sandbox, start and stop; a sandbox switched
 // on or off, and a refused host allowed, in one step each.
-import type { AgentConfig, Budget, Instance, SandboxConfig, SandboxMode } from '../../../../shared/contract';
+import type { AgentConfig, Budget, Instance, Permissions, SandboxConfig, SandboxMode } from '../../../../shared/contract';
 import type { Slice } from '../../store';
 
 export interface InstancesSlice {
   instances: Instance[];
   loadInstances: () => Promise<void>;
   createInstance: (body: Record<string, unknown>) => Promise<Instance>;
-  updateInstance: (id: string, body: { name?: string; avatarUrl?: string; agent?: AgentConfig; sandbox?: SandboxConfig; budget?: Budget }) => Promise<Instance>;
+  updateInstance: (id: string, body: { name?: string; avatarUrl?: string; agent?: AgentConfig; sandbox?: SandboxConfig; budget?: Budget; permissions?: Permissions }) => Promise<Instance>;
   /** The sandbox on or off, the rest of it as it is. */
   setSandboxMode: (id: string, mode: SandboxMode) => Promise<Instance>;
   /** Adds a rule to the sandbox's network unless it is there already (`added` says which). */

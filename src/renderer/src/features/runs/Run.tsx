@@ -3,7 +3,7 @@
 // the agent reported them; the agent session it used or resumed), why it waits while queued (a
 // retry: until when), re-run and cancel, and exactly its own messages, growing live (a
 // virtualized transcript with search, so a run of 10,000 lines stays light; a host its sandbox
-// refused is one click from allowed).
+// refused is one click from allowed); what it waits for a person to decide, with Allow and Deny.
 import { useEffect, useState } from 'react';
 import type { Run } from '../../../../shared/contract';
 import { Badge, Empty, ErrorLine, formatTime, useAction } from '../../ui/widgets';
@@ -12,6 +12,7 @@ import { Transcript } from './Transcript';
 import { useApp } from '../../lib/app-context';
 import { type Usage, formatUsage, usageOf } from './usage';
 import { RetryFacts, RetryWait, RunOutcome } from './RunReliability';
+import { RunRequests } from '../approvals/ApprovalRequest';
 import { formatDuration } from '../../../../shared/format';
 
 /** Where a run came from, in words, and where to see that source. */
@@ -111,7 +112,9 @@ export function RunView({ id }: { id: string }) {
   if (missing) return <Empty title="No such run">It may have been deleted with its automation or webhook.</Empty>;
   if (!run) return <div className="hint">Loading…</div>;
   const messages = runMessages[id];
-  const active = ['queued', 'running'].includes(run.status);
+  const active = ['queued', 'waiting', 'running'].includes(run.status);
+  // Queued, or waiting for a person to allow it to start: its prompt is what it will be asked.
+  const notStarted = run.status === 'queued' || (run.status === 'waiting' && !run.startedAt);
   return (
     <section aria-labelledby="run-title">
       <div className="bar">
@@ -131,11 +134,12 @@ export function RunView({ id }: { id: string }) {
       {!messages ? (
         <div className="hint">Loading…</div>
       ) : messages.length === 0 ? (
-        <div className="hint">{run.status === 'queued' ? 'Nothing said yet: the run has not started.' : 'This run left no messages.'}</div>
+        <div className="hint">{notStarted ? 'Nothing said yet: the run has not started.' : 'This run left no messages.'}</div>
       ) : (
         <Transcript messages={messages} instanceId={run.instanceId} />
       )}
-      {run.status === 'queued' && (
+      <RunRequests runIds={[run.id]} />
+      {notStarted && (
         <details open>
           <summary>Prompt</summary>
           <pre>{run.prompt}</pre>

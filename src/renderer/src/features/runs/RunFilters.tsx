@@ -1,7 +1,7 @@
 // The runs list's filters: status, source and instance, each "any" by default.
 import { type Instance, type RunSource, type RunStatus, runSources, runStatuses } from '../../../../shared/contract';
 import type { RunFilter } from './run-list-slice';
-import { Field } from '../../ui/widgets';
+import { Field, statusText } from '../../ui/widgets';
 
 export function RunFilters({ filter, instances, onChange }: { filter: RunFilter; instances: Instance[]; onChange: (filter: RunFilter) => void }) {
   return (
@@ -9,7 +9,7 @@ export function RunFilters({ filter, instances, onChange }: { filter: RunFilter;
       <Field label="Status">
         <select value={filter.status ?? ''} onChange={(event) => onChange({ ...filter, status: (event.target.value || undefined) as RunStatus | undefined })}>
           <option value="">Any status</option>
-          {runStatuses.map((status) => <option key={status} value={status}>{status.replace('_', ' ')}</option>)}
+          {runStatuses.map((status) => <option key={status} value={status}>{statusText(status)}</option>)}
         </select>
       </Field>
       <Field label="Source">

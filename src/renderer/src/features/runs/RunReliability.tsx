@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import type { Run } from '../../../../shared/contract';
 import { errorClassWords } from '../reliability/drafts';
 import { OutcomeBadge } from './OutcomeBadge';
-import { Time, formatTime } from '../../ui/widgets';
+import { Time, formatTime, statusText } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 
 export function RunOutcome({ run }: { run: Run }) {
@@ -35,7 +35,7 @@ export function RetryFacts({ run }: { run: Run }) {
     <>
       {run.errorClass && (<><dt>Failure</dt><dd>{errorClassWords[run.errorClass]}</dd></>)}
       {run.retryOf && (<><dt>Retry of</dt><dd><a className="mono" href={`#/runs/${run.retryOf}`}>{run.retryOf}</a></dd></>)}
-      {retriedAs && (<><dt>Retried as</dt><dd><a className="mono" href={`#/runs/${retriedAs.id}`}>{retriedAs.id}</a> <span className="hint">({retriedAs.status.replace('_', ' ')})</span></dd></>)}
+      {retriedAs && (<><dt>Retried as</dt><dd><a className="mono" href={`#/runs/${retriedAs.id}`}>{retriedAs.id}</a> <span className="hint">({statusText(retriedAs.status)})</span></dd></>)}
     </>
   );
 }

@@ -1,14 +1,15 @@
 // The webhook form: name, sender preset (at creation), template (with a warning while it does not
 // use the payload), payload limit, filter, fencing, signature check (saved as shown, or not at all),
-// instance, memory, notify, retries.
+// instance, memory, notify, approval before each run, retries.
 import { useState } from 'react';
-import { type Memory, type NotifyOverride, type Sender, type Webhook, noRetry, senders } from '../../../../shared/contract';
+import { type Memory, type NotifyOverride, type Sender, type Webhook, noApproval, noRetry, senders } from '../../../../shared/contract';
 import { senderPresets } from '../../../../shared/webhook-senders';
 import { parseTemplate, usesPayload } from '../../../../shared/webhook-template';
 import { useApp } from '../../lib/app-context';
 import { InstanceField, useDefaultInstanceId } from '../instances/InstanceField';
 import { type ShownCheck, SignatureField, signatureOf } from './SignatureField';
 import { RetryFields, useRetryDraft } from '../reliability/RetryFields';
+import { ApprovalFields, useApprovalDraft } from '../approvals/ApprovalFields';
 import { ErrorLine, Field, MemoryField, NotifyField, useAction, useEscape } from '../../ui/widgets';
 
 const genericTemplate = 'A delivery arrived:\n\n{{payload}}';
@@ -33,6 +34,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   const [memory, setMemory] = useState<Memory>(webhook?.memory ?? 'fresh');
   const [filterError, setFilterError] = useState<string>();
   const retryDraft = useRetryDraft(webhook?.retry ?? noRetry);
+  const approvalDraft = useApprovalDraft(webhook?.approval ?? noApproval);
   const action = useAction();
 
   const chooseSender = (next: Sender) => {
@@ -60,8 +62,9 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
     const signature = signatureOf(check, webhook?.signature);
     setCheckError(signature.problem);
     const retry = retryDraft.ready();
-    if (signature.problem || !retry) return;
-    const body: Record<string, unknown> = { name, promptTemplate, notify, memory, retry, filter: conditions, fencePayload, ...(instanceId ? { instanceId } : {}) };
+    const approval = approvalDraft.ready();
+    if (signature.problem || !retry || !approval) return;
+    const body: Record<string, unknown> = { name, promptTemplate, notify, memory, retry, approval, filter: conditions, fencePayload, ...(instanceId ? { instanceId } : {}) };
     if (!webhook) body.sender = sender;
     if (maxPayloadBytes.trim() !== '') body.maxPayloadBytes = Number(maxPayloadBytes);
     if (signature.value !== undefined) body.signature = signature.value;
@@ -70,7 +73,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   };
 
   const usesThePayload = usesPayload(parseTemplate(promptTemplate).value);
-  const fields = ['name', 'promptTemplate', 'instanceId', 'notify', 'memory', 'maxPayloadBytes', 'filter', 'signature', 'sender', 'retry'];
+  const fields = ['name', 'promptTemplate', 'instanceId', 'notify', 'memory', 'maxPayloadBytes', 'filter', 'signature', 'sender', 'retry', 'approval'];
   return (
     <form className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
@@ -105,6 +108,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
       <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} />
       <MemoryField value={memory} onChange={setMemory} error={action.errorFor('memory')} />
       <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />
+      <ApprovalFields approval={approvalDraft} errorFor={action.errorFor} />
       <RetryFields retry={retryDraft} errorFor={action.errorFor} />
       <ErrorLine message={action.generalError(fields)} />
       <div className="bar">
