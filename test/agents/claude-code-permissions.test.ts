@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Approval, Instance } from '../../src/shared/contract';
 import { tempDir } from '../support/core';
 import { type AgentDaemon, startAgentDaemon } from './support';
-import { type AnthropicServer, startAnthropicServer } from './servers/anthropic';
+import { type AnthropicServer, claudeCodeEnv, startAnthropicServer } from './servers/anthropic';
 
 let agents: AgentDaemon;
 let model: AnthropicServer;
@@ -21,18 +21,7 @@ beforeAll(async () => {
   configDir = tempDir('steward-claude-config-');
   claudeTmp = tempDir('stw-cc-');
   agents = await startAgentDaemon();
-  const env = {
-    ANTHROPIC_BASE_URL: model.baseUrl,
-    ANTHROPIC_API_KEY: 'test-key',
-    ANTHROPIC_MODEL: 'claude-sonnet-4-5',
-    IS_SANDBOX: '1',
-    CLAUDE_CONFIG_DIR: configDir,
-    CLAUDE_CODE_TMPDIR: claudeTmp,
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-  };
+  const env = claudeCodeEnv(model, configDir, claudeTmp);
   const created = await agents.api('POST', '/api/instances', { name: 'Careful Claude', agent: { provider: 'command', preset: 'claude-code', env }, permissions: { mode: 'ask', timeoutSeconds: 600 } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   instance = await agents.ready(created.body.instance.id);

@@ -13,7 +13,7 @@ import type { Instance, Run } from '../../src/shared/contract';
 import { tempDir } from '../support/core';
 import { root } from '../support/processes';
 import { type AgentDaemon, processesMatching, startAgentDaemon } from './support';
-import { type AnthropicServer, type Usage, conversationText, startAnthropicServer } from './servers/anthropic';
+import { type AnthropicServer, type Usage, claudeCodeEnv, conversationText, startAnthropicServer } from './servers/anthropic';
 
 let agents: AgentDaemon;
 let model: AnthropicServer;
@@ -37,18 +37,7 @@ beforeAll(async () => {
   // Its temp folder (background output, probes) under the suite's, short: it holds sockets.
   claudeTmp = tempDir('stw-cc-');
   agents = await startAgentDaemon();
-  claudeEnv = {
-    ANTHROPIC_BASE_URL: model.baseUrl,
-    ANTHROPIC_API_KEY: 'test-key',
-    ANTHROPIC_MODEL: 'claude-sonnet-4-5',
-    IS_SANDBOX: '1',
-    CLAUDE_CONFIG_DIR: configDir,
-    CLAUDE_CODE_TMPDIR: claudeTmp,
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-  };
+  claudeEnv = claudeCodeEnv(model, configDir, claudeTmp);
   const created = await agents.api('POST', '/api/instances', { name: 'Claude', agent: { provider: 'command', preset: 'claude-code', env: claudeEnv } });
   expect(created.status).toBe(201);
   instance = await ready(created.body.instance.id);

@@ -242,3 +242,19 @@ export async function startAnthropicServer(): Promise<AnthropicServer> {
     },
   };
 }
+
+/** What a user puts in the instance's env to point Claude Code at this server, with its own config and temp folders. */
+export function claudeCodeEnv(server: AnthropicServer, configDir: string, tmpDir: string): Record<string, string> {
+  return {
+    ANTHROPIC_BASE_URL: server.baseUrl,
+    ANTHROPIC_API_KEY: 'test-key',
+    ANTHROPIC_MODEL: 'claude-sonnet-4-5',
+    IS_SANDBOX: '1',
+    CLAUDE_CONFIG_DIR: configDir,
+    CLAUDE_CODE_TMPDIR: tmpDir,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+  };
+}
