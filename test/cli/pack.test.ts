@@ -62,7 +62,7 @@ describe('the packed package', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
     expect(manifest.bin).toEqual({ steward: 'out/main/cli.js' });
     // Only what cannot be bundled is installed beside it.
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@ngrok/ngrok', 'better-sqlite3', 'localtunnel']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@agentclientprotocol/sdk', '@ngrok/ngrok', 'better-sqlite3', 'localtunnel']);
   });
 
   it('installs a steward command that serves, takes triggers and stops on SIGTERM', async () => {
