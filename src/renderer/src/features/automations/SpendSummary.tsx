@@ -71,7 +71,8 @@ export function SpendSummary({ automation }: { automation: Automation }) {
     loadSpend(automation.id).then(() => setProblem(undefined), (error: Error) => setProblem(error.message));
   }, [automation.id, automation.lastRunAt, loadSpend]);
   const mine = spend[automation.id];
-  if (!mine) return problem ? <div className="hint">Spend not available: {problem}</div> : null;
+  // The box keeps its room while the figures load, so the card's buttons do not jump.
+  if (!mine) return <div className="spend" aria-busy={problem ? undefined : true}>{problem && <div className="hint">Spend not available: {problem}</div>}</div>;
   return (
     <div className="spend">
       <div className="hint" data-testid="spend-line">{spendLine(mine)}</div>
