@@ -82,3 +82,30 @@ describe('an agent that cannot ask', () => {
     expect(refused.body.error.message).toContain('The codex agent has no way to ask before it acts');
   });
 });
+
+describe('Steward killed while an agent waits for a person', () => {
+  it('finds the run interrupted at the next start, and its question expired with it', async () => {
+    const { tempDir } = await import('../support/core');
+    const { createApproval } = await import('../../src/main/core/services/approval-records');
+    const dataDir = tempDir('steward-asking-');
+    const first = await startTestCore({ clock: systemClock, dataDir });
+    const instance = (await first.api('POST', '/api/instances', { name: 'parked', agent: { provider: 'command', preset: 'custom', command: 'cat' } })).body.instance;
+    await first.api('POST', `/api/instances/${instance.id}/stop`);
+    const { run } = (await first.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'ask' })).body as { run: Run };
+    // What the store holds when the process dies while its agent waits on ask_human (no graceful stop ran).
+    const { store } = first.core;
+    store.runs.claim(run.id, new Date().toISOString());
+    const question = createApproval(store, { runId: run.id, instanceId: instance.id, threadId: run.threadId, kind: 'question', title: 'Which colour?', detail: { text: 'Which colour?' }, timeoutSeconds: 600 }, new Date());
+    store.runs.move(run.id, 'running', 'waiting');
+    await first.core.close();
+
+    const second = await startTestCore({ clock: systemClock, dataDir });
+    try {
+      expect((await second.api('GET', `/api/runs/${run.id}`)).body.run.status).toBe('interrupted');
+      expect((await second.api('GET', `/api/approvals/${question.id}`)).body.approval).toMatchObject({ status: 'expired', decidedBy: null });
+      expect((await second.api('GET', '/api/approvals?status=pending')).body.approvals).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -358,7 +358,7 @@ export function createRunner(deps: RunnerDeps) {
       const now = clock.now();
       store.transaction(() => {
         // A run that waited for a person when Steward stopped lost its agent with it.
-      for (const run of [...store.runs.running(), ...store.runs.waitingStarted()]) {
+        for (const run of [...store.runs.running(), ...store.runs.waitingStarted()]) {
           store.runs.finish(run.id, 'interrupted', now.toISOString(), 'Steward stopped while this run was running.', null);
           line(run, 'system', 'Run interrupted: Steward stopped while it was running.', { type: 'run.interrupted', runId: run.id });
           // An automation's run is tried once more; a webhook's is not repeated behind its sender's back.
@@ -368,6 +368,8 @@ export function createRunner(deps: RunnerDeps) {
           }
         }
       });
+      // What they waited for a person on no longer has anyone to tell.
+      for (const id of interrupted) deps.onRunEnded?.(id);
       pump();
     },
 
