@@ -6,7 +6,7 @@ import type { ErrorClass, RetryPolicy, Run } from '../../../shared/contract';
 import { enqueueRun } from '../services/run-queue';
 import { budgetBlock } from '../services/budgets';
 import type { Store } from '../store';
-import { labelOf } from './run-label';
+import { appendRunLine } from '../services/run-lines';
 
 const inWords: Record<ErrorClass, string> = {
   rate_limit: 'rate limited',
@@ -57,8 +57,7 @@ export function retryAfter(store: Store, run: Run, at: Date): void {
   const earlier = earlierAttempts(store, run);
   const retry = earlier.length + 1;
   const resetsAt = errorClass === 'usage_limit' ? store.runs.resetsAt(run.id) : null;
-  const say = (text: string, raw: Record<string, unknown>) =>
-    store.activity.append({ instanceId: run.instanceId, runId: run.id, kind: 'system', label: labelOf(run), displayText: text, raw: JSON.stringify({ runId: run.id, errorClass, ...raw }), timestamp: at.toISOString() });
+  const say = (text: string, raw: Record<string, unknown>) => appendRunLine(store, run, 'system', text, { runId: run.id, errorClass, ...raw }, at);
 
   if (retry > policy.attempts) {
     say(`Not retried: all ${policy.attempts} ${policy.attempts === 1 ? 'retry was' : 'retries were'} used (${inWords[errorClass]})`, { type: 'run.retries_used', attempts: policy.attempts });

@@ -1,9 +1,9 @@
 // Writing approvals: pure over the store (the trigger writer thread makes before-run approvals as
 // the main thread does), with the lines that say a run waits and what was decided.
 import type { ApprovalDetail, Decider } from '../../../shared/contract';
-import { oneLine } from '../../../shared/format';
 import { newId, randomToken } from '../ids';
 import type { Store } from '../store';
+import { appendRunLine } from './run-lines';
 import type { ApprovalRecord } from '../store/repositories/approvals';
 
 export interface NewApproval {
@@ -19,17 +19,10 @@ export interface NewApproval {
 export const describeWait = (seconds: number): string =>
   seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
 
-function runLine(store: Store, approval: Pick<NewApproval, 'runId' | 'instanceId'>, text: string, raw: Record<string, unknown>, at: Date): void {
+/** A system line on the run the approval belongs to, tagged as the run's own lines are. */
+function runLine(store: Store, approval: Pick<NewApproval, 'runId'>, text: string, raw: Record<string, unknown>, at: Date): void {
   const run = store.runs.get(approval.runId);
-  store.activity.append({
-    instanceId: approval.instanceId,
-    runId: approval.runId,
-    kind: 'system',
-    label: run?.source === 'automation' ? 'cron' : run?.source === 'webhook' ? 'hook' : run?.source === 'chat' ? 'chat' : 'api',
-    displayText: oneLine(text),
-    raw: JSON.stringify(raw),
-    timestamp: at.toISOString(),
-  });
+  if (run) appendRunLine(store, run, 'system', text, raw, at);
 }
 
 /** A pending approval for a run, with a line in its thread and the feed. */
