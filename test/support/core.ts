@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Core, createCore } from '../../src/main/core';
 import type { HttpLimits } from '../../src/main/core/http/limits';
+import type { RemoteTiming } from '../../src/main/core/remotes/follower';
 import { silentLogger } from '../../src/main/core/logger';
 import type { Clock } from '../../src/main/core/scheduler/clock';
 import { systemClock } from '../../src/main/core/scheduler/clock';
@@ -54,7 +55,9 @@ export async function request(url: string, init: RequestInit): Promise<ApiRespon
  * The core's clock stands still unless the test moves it (`clock`): no automation fires in the
  * middle of a test that compares stored state before and after a request.
  */
-export async function startTestCore(options: { clock?: Clock; dataDir?: string; notificationTiming?: NotificationTiming; httpLimits?: Partial<HttpLimits> } = {}): Promise<TestCore> {
+export async function startTestCore(
+  options: { clock?: Clock; dataDir?: string; notificationTiming?: NotificationTiming; httpLimits?: Partial<HttpLimits>; remoteTiming?: Partial<RemoteTiming> } = {},
+): Promise<TestCore> {
   const dataDir = options.dataDir ?? tempDir();
   const core = await createCore({
     dataDir,
@@ -63,6 +66,7 @@ export async function startTestCore(options: { clock?: Clock; dataDir?: string; 
     clock: options.clock ?? new ManualClock(new Date()),
     notificationTiming: options.notificationTiming,
     httpLimits: options.httpLimits,
+    remoteTiming: options.remoteTiming,
   });
   const { key } = core.services.apiKeys.create('test');
   return {

@@ -1,6 +1,6 @@
 // One door for every mapped operation: the caller authorized, the input validated with the
 // contract's schemas, then the handler. The HTTP routes, MCP, the built-in agent's steward tools and
-// the desktop IPC all use it.
+// the desktop IPC all use it. Operations on another Steward's instances are forwarded there (remotes/routing.ts).
 import { type Operation, operations } from '../../shared/contract';
 import { parseInput } from '../../shared/parse-input';
 import { type Caller, adminCaller, authorize } from './caller';
@@ -14,11 +14,16 @@ export interface RawInput {
 
 export type Dispatch = (name: MappedName, raw: RawInput, caller?: Caller) => Promise<unknown>;
 
-export function createDispatch(handlers: Handlers): Dispatch {
+/** Answers an operation here (`local`) or forwards it to the remote Steward it belongs to. */
+export type Route = (name: MappedName, raw: RawInput, caller: Caller, local: () => Promise<unknown>) => Promise<unknown>;
+
+export function createDispatch(handlers: Handlers, route?: Route): Dispatch {
   return async (name, raw, caller = adminCaller) => {
     const operation: Operation = operations[name];
     authorize(caller, operation);
+    // Validated here whatever answers it: a remote gets only what this Steward would take.
     const input = parseInput(operation, raw);
-    return (handlers[name] as (input: unknown, caller: Caller) => unknown)(input, caller);
+    const local = async () => (handlers[name] as (input: unknown, caller: Caller) => unknown)(input, caller);
+    return route ? route(name, raw, caller, local) : local();
   };
 }

@@ -1,7 +1,7 @@
 // The handler map: each contract operation to the service call that answers it. HTTP routes (and
 // the desktop IPC router) dispatch through this map and nothing else. Handlers that an agent's run
 // may call take the caller: a run's key manages its own instance only, and what it starts is its child.
-import type { OperationInput, OperationName, OperationOutput, Operations } from '../../shared/contract';
+import { type OperationInput, type OperationName, type OperationOutput, type Operations, contractVersion } from '../../shared/contract';
 import { type Caller, assertOwnInstance } from './caller';
 import type { Services } from './services';
 
@@ -29,7 +29,8 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'health.get': () => {
       const problem = services.storage.current();
       const uptimeSeconds = Math.round((Date.now() - meta.startedAt) / 1000);
-      return problem ? { status: 'degraded', reason: `${problem.code}: ${problem.message}`, version: meta.version, uptimeSeconds } : { status: 'ok', version: meta.version, uptimeSeconds };
+      const facts = { version: meta.version, contract: contractVersion, uptimeSeconds };
+      return problem ? { status: 'degraded', reason: `${problem.code}: ${problem.message}`, ...facts } : { status: 'ok', ...facts };
     },
     'openapi.get': () => meta.openApiDocument(),
     'system.get': () => ({ system: { version: meta.version, dataDir: meta.dataDir, apiUrl: meta.apiUrl() } }),
@@ -88,7 +89,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'deliveries.get': ({ params }) => ({ delivery: deliveries.get(params.id) }),
     'deliveries.replay': ({ params }) => deliveries.replay(params.id),
 
-    'instances.list': () => ({ instances: instances.list() }),
+    'instances.list': ({ query }) => ({ instances: instances.list(query.location) }),
     'instances.create': ({ body }) => ({ instance: instances.create(body) }),
     'instances.get': ({ params }) => ({ instance: instances.get(params.id) }),
     'instances.update': ({ params, body }) => ({ instance: instances.update(params.id, body) }),
@@ -132,6 +133,13 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'notifications.test': async ({ params }) => ({ delivery: await services.notifications.test(params.id) }),
     'notifications.deliveries': ({ params, query }) => services.notifications.deliveries(params.id, query),
     'notifications.forRun': ({ params }) => ({ deliveries: services.notifications.forRun(params.id) }),
+
+    'remotes.list': () => ({ remotes: services.remotes.list() }),
+    'remotes.create': ({ body }) => ({ remote: services.remotes.create(body) }),
+    'remotes.check': async ({ body }) => ({ check: await services.remotes.check(body) }),
+    'remotes.get': ({ params }) => ({ remote: services.remotes.get(params.id) }),
+    'remotes.update': async ({ params, body }) => ({ remote: await services.remotes.update(params.id, body) }),
+    'remotes.delete': ({ params }) => services.remotes.delete(params.id),
 
     'tunnel.get': () => ({ tunnel: tunnel.state() }),
     'tunnel.configure': async ({ body }) => ({ tunnel: await tunnel.configure(body) }),

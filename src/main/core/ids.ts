@@ -3,7 +3,7 @@
 // process sort in the order they were made.
 import { createHash, randomBytes } from 'node:crypto';
 
-export type IdPrefix = 'ins' | 'aut' | 'whk' | 'thr' | 'run' | 'key' | 'dlv' | 'chn' | 'ntf' | 'apr';
+export type IdPrefix = 'ins' | 'aut' | 'whk' | 'thr' | 'run' | 'key' | 'dlv' | 'chn' | 'ntf' | 'apr' | 'rem';
 
 const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 let lastTime = -1;

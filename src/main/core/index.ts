@@ -13,6 +13,7 @@ import { type Logger, createLogger } from './logger';
 import { type Clock, systemClock } from './scheduler/clock';
 import { type Services, createServices } from './services';
 import type { NotificationTiming } from './services/notification-dispatcher';
+import type { RemoteTiming } from './remotes/follower';
 import { type Store, openStore } from './store';
 import { ensurePrivateDir } from './store/database';
 
@@ -46,6 +47,8 @@ export interface CoreOptions {
   notificationTiming?: NotificationTiming;
   /** What one HTTP client may hold (request timeout, connections, event streams); tests shorten them. */
   httpLimits?: Partial<HttpLimits>;
+  /** How remote Stewards are retried and checked; tests shorten it. */
+  remoteTiming?: Partial<RemoteTiming>;
 }
 
 export interface Core {
@@ -90,6 +93,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     dataDir,
     baseUrl: () => url,
     notificationTiming: options.notificationTiming,
+    remoteTiming: options.remoteTiming,
     startTriggerListener: async () => {
       const triggersOnly = await buildHttpApp(services, handlers!, logger, { triggersOnly: true, limits });
       await triggersOnly.listen({ host: '127.0.0.1', port: 0 });
@@ -108,7 +112,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       dataDir,
       apiUrl: () => url,
     });
-    dispatch = createDispatch(handlers);
+    dispatch = createDispatch(handlers, services.route);
     services.runner.useDispatch(dispatch);
     app = await buildHttpApp(services, handlers, logger, { limits, web: { webRoot: options.webRoot, allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()) } });
     if (options.listen !== false) {
@@ -123,6 +127,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       services.scheduler.start();
       services.activity.startRetention();
       void services.tunnel.resume();
+      services.remotes.start();
     }
   } catch (error) {
     await app?.close();
@@ -145,6 +150,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       // does not hold the shutdown hostage.
       // Agents waiting for a person are answered first, so their requests end.
       services.approvals.stop();
+      await services.remotes.stop();
       const cutOff = setTimeout(() => listening.server.closeAllConnections(), closeGraceMs);
       try {
         await listening.close();

@@ -48,6 +48,7 @@ export const ActivityQuery = z.strictObject({
   kinds: csv(activityKinds).optional().describe('Comma-separated kinds'),
   labels: csv(['cron', 'hook', 'chat', 'api', 'none']).optional().describe('Comma-separated labels; `none` for lines without one'),
   instanceIds: ids.optional().describe('Comma-separated instance ids'),
+  location: z.enum(['local', 'all']).default('all').describe("`local`: only this Steward's own instances, not its remotes'"),
 });
 export type ActivityQuery = z.output<typeof ActivityQuery>;
 

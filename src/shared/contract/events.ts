@@ -5,7 +5,7 @@ import type { ActivityEvent } from './activity';
 import type { Instance } from './instances';
 import type { Run } from './runs';
 
-export const changedResources = ['automation', 'webhook', 'approval'] as const;
+export const changedResources = ['automation', 'webhook', 'approval', 'remote'] as const;
 export type ChangedResource = (typeof changedResources)[number];
 
 export type LiveEvent =

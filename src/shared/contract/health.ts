@@ -10,6 +10,7 @@ export const healthOperations = {
       status: z.enum(['ok', 'degraded']).describe('degraded: Steward runs but cannot write (see reason)'),
       reason: z.string().optional().describe('Why it is degraded'),
       version: z.string(),
+      contract: z.int().describe('The version of this API contract; a Steward follows remotes that speak its own'),
       uptimeSeconds: z.number(),
     }),
   }),

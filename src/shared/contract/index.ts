@@ -12,6 +12,7 @@ import { healthOperations } from './health';
 import { instanceOperations } from './instances';
 import { notificationOperations } from './notifications';
 import { outcomeOperations } from './outcomes';
+import { remoteOperations } from './remotes';
 import { runOperations } from './runs';
 import { secretOperations } from './secrets';
 import { settingsOperations } from './settings';
@@ -37,6 +38,7 @@ export const operations = {
   ...tunnelOperations,
   ...notificationOperations,
   ...approvalOperations,
+  ...remoteOperations,
 };
 
 export type Operations = typeof operations;
@@ -58,6 +60,7 @@ export * from './instances';
 export * from './mcp-servers';
 export * from './notifications';
 export * from './outcomes';
+export * from './remotes';
 export * from './retries';
 export * from './runs';
 export * from './sandbox';

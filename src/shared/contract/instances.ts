@@ -33,7 +33,8 @@ export const Instance = z.object({
   statusReason: z.string().nullable(),
   imageTag: z.string().describe('What runs the agent, as probed; empty until the first probe'),
   avatarUrl: z.string(),
-  fqdn: z.string(),
+  fqdn: z.string().describe("`<slug>.localhost` here (the tunnel's host when one is on); a remote instance's is its Steward's host"),
+  location: z.string().describe("`local`, or the id of the remote Steward it runs on (`rem_…`)"),
   agent: AgentConfig,
   sandbox: SandboxConfig,
   budget: Budget,
@@ -70,12 +71,17 @@ export const InstancePatch = z.strictObject({
   permissions: Permissions.optional().describe("ask: refused (400) for an agent with no way to ask (the probe says which)"),
 });
 
+/** Not strict: other query parameters are ignored, as before there were any. */
+export const InstanceListQuery = z.object({
+  location: z.enum(['local', 'all']).default('all').describe("`local`: only this Steward's own instances"),
+});
+
 const InstanceEnvelope = z.object({ instance: Instance });
 
 export const instanceOperations = {
   'instances.list': defineOperation({
-    name: 'instances.list', method: 'GET', path: '/api/instances', summary: 'List instances',
-    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
+    name: 'instances.list', method: 'GET', path: '/api/instances', summary: "List instances: this Steward's and its remotes'",
+    auth: true, status: 200, params: NoInput, query: InstanceListQuery, body: z.undefined(),
     output: z.object({ instances: z.array(Instance) }),
   }),
   'instances.create': defineOperation({

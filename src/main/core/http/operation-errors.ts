@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Operation, OperationName } from '../../../shared/contract';
 import { type ErrorCode, errorStatus } from '../../../shared/errors';
+import { routes } from '../remotes/routing';
 
 /** An error code and when the operation answers it. */
 export type ErrorNote = [ErrorCode, string];
@@ -26,6 +27,7 @@ export const errorMeanings: Record<ErrorCode, string> = {
   invalid_trigger: 'An automation with both a `cronExpression` and a `trigger`, or neither.',
   not_retryable: 'A retry policy names `auth` or `agent_error` in `on`: those never pass by waiting.',
   cycle: 'A chained automation would follow itself, directly or through others.',
+  cross_location: "An update would move an automation or webhook to an instance on another Steward: it stays where it was made.",
   unauthorized: 'No API key, or one that is unknown or revoked (`WWW-Authenticate: Bearer`).',
   invalid_signature: "A webhook's required signature is missing, wrong, or (timestamped schemes) more than 5 minutes old.",
   forbidden: "The key's scope does not allow the operation, or a run's key reaches past its own instance.",
@@ -42,6 +44,7 @@ export const errorMeanings: Record<ErrorCode, string> = {
   not_replayable: 'The delivery was refused before its body was read: there is nothing to replay.',
   already_decided: 'The approval was already allowed or denied; the answer says by whom and when.',
   expired: 'The approval expired before this decision (no one answered in time, or its run ended).',
+  remote_exists: 'That address is already followed as another remote.',
   over_budget: 'A run asked for by hand while its instance or automation is at or over its budget; the message names the budget and when it resets.',
   payload_too_large: "The body is larger than the webhook's `maxPayloadBytes` (1 MiB for the management API).",
   unsupported_media_type: 'A body of a type the operation does not take (binary trigger bodies, a non-JSON management body).',
@@ -49,6 +52,10 @@ export const errorMeanings: Record<ErrorCode, string> = {
   too_many_connections: 'One client address already holds 512 connections; retry after `Retry-After` seconds.',
   too_many_streams: 'The key (or browser session) already holds 16 event streams; close one, or retry after `Retry-After` seconds.',
   internal_error: 'Something failed inside Steward; the log has the details (never the answer to bad input).',
+  remote_unreachable: 'The remote Steward the call was for cannot be reached (the message says why and since when).',
+  remote_unauthorized: "The remote Steward refused this Steward's key for it (revoked, or below admin), or its secret is not stored.",
+  remote_incompatible: "The remote Steward does not speak this Steward's contract version, or answered with something that is not Steward's API.",
+  remote_error: 'The remote Steward answered with an error this Steward does not know (a newer version); the message is its own.',
   queue_full: 'More runs wait than `runner.maxQueued` allows; retry after `Retry-After` seconds.',
   storage_full: "The disk under the data folder is full; nothing was changed (`Retry-After: 30`).",
   storage_read_only: 'The data folder is read-only; nothing was changed (`Retry-After: 30`).',
@@ -115,7 +122,20 @@ const stated: Partial<Record<OperationName, ErrorNote[]>> = {
     ['invalid_field', '`sources` names something that does not exist; `tokenRef` as for create; `regenerateSecret` on a channel that is not a webhook.'],
   ],
   'tunnel.start': [['tunnel_not_configured', 'No provider chosen yet: `PUT /api/tunnel` first.']],
+  'remotes.create': [
+    ['invalid_field', '`url` is not https:// (http:// only on loopback), holds a user name, a query or a fragment, or is this Steward itself; `apiKeyRef` names no stored secret.'],
+    ['remote_exists', 'That URL is already followed.'],
+  ],
+  'remotes.update': [['invalid_field', 'As for create.'], ['remote_exists', 'That URL is already followed by another remote.']],
 };
+
+/** What an operation that may be answered by a remote Steward answers besides (remotes/routing.ts). */
+const forwarded: ErrorNote[] = [
+  ['remote_unreachable', 'It belongs to a remote Steward that cannot be reached now.'],
+  ['remote_unauthorized', 'It belongs to a remote Steward that refuses this Steward\'s key.'],
+  ['remote_incompatible', 'It belongs to a remote Steward that speaks another contract.'],
+  ['remote_error', 'The remote Steward answered with an error code this Steward does not know.'],
+];
 
 const bodyTaken = (operation: Operation) => operation.method === 'POST' || operation.method === 'PUT' || operation.method === 'PATCH';
 
@@ -153,6 +173,8 @@ export function operationErrors(operation: Operation): ErrorNote[] {
     errors.push(['not_found', `Unknown ${pathParameters.map((name) => `\`{${name}}\``).join(', ')}.`]);
   }
   errors.push(...explicit);
+  if (operation.name in routes) errors.push(...forwarded);
+  if (operation.name === 'automations.update' || operation.name === 'webhooks.update') errors.push(['cross_location', '`instanceId` names an instance on another Steward than the one it lives on.']);
   const seen = new Set<string>();
   return errors
     .filter(([code, why]) => !seen.has(`${code}${why}`) && seen.add(`${code}${why}`))

@@ -8,6 +8,7 @@ import { AppError } from '../../../shared/errors';
 import type { ActivityFilter, StoredActivityLine } from '../store/repositories/activity';
 import { readSettings } from '../settings';
 import type { ServiceContext } from './context';
+import type { InstanceDirectory } from './live-events';
 import type { z } from 'zod';
 
 const pageSize = 100;
@@ -31,8 +32,8 @@ export function decodeCursors(text: string): Cursors {
 
 const toIso = (value: string | undefined) => (value === undefined ? undefined : new Date(value).toISOString());
 
-/** `alsoTrim`: other logs trimmed on the same hourly tick (webhook deliveries); returns how many rows went. */
-export function createActivityService(context: ServiceContext, alsoTrim: () => number = () => 0) {
+/** `directory`: every instance whose lines are kept here, this Steward's and its remotes'. `alsoTrim`: other logs trimmed on the same hourly tick (webhook deliveries); returns how many rows went. */
+export function createActivityService(context: ServiceContext, directory: InstanceDirectory, alsoTrim: () => number = () => 0) {
   const { store } = context;
 
   function decorate(line: StoredActivityLine, instance: Pick<Instance, 'name' | 'avatarUrl'>): ActivityEvent {
@@ -62,7 +63,7 @@ export function createActivityService(context: ServiceContext, alsoTrim: () => n
   function feed(query: ActivityQuery): ActivityFeed {
     const given = query.cursors === undefined ? undefined : decodeCursors(query.cursors);
     return store.read(() => {
-      const instances = store.instances.list();
+      const instances = query.location === 'local' ? store.instances.list() : directory.all();
       const byId = new Map(instances.map((instance) => [instance.id, instance]));
       const inScope = query.instanceIds ? instances.filter((instance) => query.instanceIds!.includes(instance.id)) : instances;
       const heads = store.activity.heads();
@@ -72,7 +73,8 @@ export function createActivityService(context: ServiceContext, alsoTrim: () => n
       const withInstance = (line: StoredActivityLine) => decorate(line, byId.get(line.instanceId)!);
 
       if (given === undefined) {
-        const events = store.activity.latest(query.limit, { ...filter, instanceIds: query.instanceIds }).map(withInstance);
+        const instanceIds = query.instanceIds ?? (query.location === 'local' ? instances.map((instance) => instance.id) : undefined);
+        const events = store.activity.latest(query.limit, { ...filter, instanceIds }).map(withInstance);
         const cursors = Object.fromEntries(instances.map((instance) => [instance.id, headOf(instance.id).lastLine]));
         return { events, cursors, instances: summary, hasMore: false, skipped: {} };
       }
@@ -117,7 +119,7 @@ export function createActivityService(context: ServiceContext, alsoTrim: () => n
 
   function instanceLines(id: string, query: z.output<typeof InstanceActivityQuery>) {
     return store.read(() => {
-      const instance = store.instances.get(id);
+      const instance = directory.get(id);
       if (!instance) throw new AppError('not_found', `No instance ${id}.`);
       const head = store.activity.head(id);
       const lines = store.activity.after(id, query.cursor, query.limit + 1);

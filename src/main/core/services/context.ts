@@ -1,6 +1,7 @@
 // What every service is given: the store, the clock, the logger and where the data lives.
 import type { Logger } from '../logger';
 import type { NotificationTiming } from './notification-dispatcher';
+import type { RemoteTiming } from '../remotes/follower';
 import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store';
 import type { TriggerListener } from '../tunnel/tunnel';
@@ -18,6 +19,8 @@ export interface ServiceContext {
   startTriggerListener?: () => Promise<TriggerListener>;
   /** Notification retry waits and attempt time limit; tests shorten them. */
   notificationTiming?: NotificationTiming;
+  /** How remotes are retried and checked; tests shorten it. */
+  remoteTiming?: Partial<RemoteTiming> | undefined;
 }
 
 export function isoNow(context: Pick<ServiceContext, 'now'>): string {

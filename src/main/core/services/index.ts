@@ -16,7 +16,11 @@ import { createDeliveriesService } from './deliveries';
 import { createDeliveryLog } from './delivery-log';
 import { createFiresService } from './fires';
 import { createInstancesService } from './instances';
-import { createLiveEvents } from './live-events';
+import { type InstanceDirectory, createLiveEvents } from './live-events';
+import { createRemotesService } from './remotes';
+import { defaultRemoteTiming } from '../remotes/follower';
+import { createRemoteRouting } from '../remotes/routing';
+import { operations } from '../../../shared/contract';
 import { createNotificationChannelsService } from './notification-channels';
 import { createOutcomesService } from './outcomes';
 import { createNotificationDispatcher, defaultNotificationTiming } from './notification-dispatcher';
@@ -70,10 +74,33 @@ export function createServices(context: ServiceContext) {
     startListener: context.startTriggerListener ?? (() => Promise.reject(new Error('this core serves no HTTP'))),
   });
   const deliveryLog = createDeliveryLog(context);
-  const activity = createActivityService(context, () => deliveryLog.trim());
+  // Remotes announce what their Stewards announce, through the live events made below.
+  const remotes = createRemotesService(context, {
+    reveal: revealSecret,
+    announce: (event) => {
+      live.publish(event);
+      if (event.type === 'run') notifier.remoteRunEnded(event.run);
+    },
+    timing: { ...defaultRemoteTiming, ...context.remoteTiming },
+  });
+  const directory: InstanceDirectory = {
+    get: (id) => store.instances.get(id) ?? remotes.instance(id),
+    all: () => [...store.instances.list(), ...remotes.instances()],
+  };
+  const activity = createActivityService(context, directory, () => deliveryLog.trim());
+  const live = createLiveEvents(context, activity, directory);
   const triggers = createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, deliveryLog, runsQueued);
   const dispatcher = createNotificationDispatcher({ store, logger: context.logger, box, revealSecret, now: context.now, timing: context.notificationTiming ?? defaultNotificationTiming });
-  const notifier = createRunNotifier(context, dispatcher, { presentApproval: (record) => approvals.present(record, adminCaller) });
+  const notifier = createRunNotifier(context, dispatcher, {
+    presentApproval: (record) => approvals.present(record, adminCaller),
+    remoteInstance: (id) => remotes.instance(id),
+    remoteSourceName: async (run) => {
+      const remoteId = remotes.locationOf(run.instanceId);
+      if (!remoteId || !run.sourceId || (run.source !== 'automation' && run.source !== 'webhook')) return undefined;
+      const answer = (await remotes.forward(remoteId, operations[`${run.source}s.get`], { params: { id: run.sourceId } })) as Record<string, { name?: string }>;
+      return answer[run.source]?.name;
+    },
+  });
   const channels = createNotificationChannelsService(context, { box, dispatcher, notifier, secretExists: (name) => store.secrets.get(name) !== undefined });
   // Logged when it starts and when it ends, not once per refused request.
   store.storage.onChange((problem) => {
@@ -85,12 +112,23 @@ export function createServices(context: ServiceContext) {
     activity,
     agents: createAgentDetector({ workDir: context.dataDir }),
     settings: createSettingsService(context, runsQueued),
-    live: createLiveEvents(context, activity),
+    live,
+    remotes,
+    /** Where an operation is answered: here, or on the remote Steward it belongs to. */
+    route: createRemoteRouting(remotes).route,
+    /** Every instance, this Steward's and its remotes'. */
+    directory,
     secrets,
     runs,
     approvals,
     outcomes: createOutcomesService(context),
-    instances,
+    instances: {
+      ...instances,
+      /** This Steward's instances, and its remotes' unless only `local` ones are asked for. */
+      list: (location: 'local' | 'all' = 'all') => (location === 'local' ? instances.list() : directory.all()),
+      /** This Steward's instance, or a remote's as last seen. */
+      get: (id: string) => remotes.instance(id) ?? instances.get(id),
+    },
     scheduler,
     runner,
     tunnel,

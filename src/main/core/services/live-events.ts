@@ -8,7 +8,13 @@ import type { ServiceContext } from './context';
 
 export type { LiveEvent };
 
-export function createLiveEvents(context: ServiceContext, activity: ActivityService) {
+/** Where an instance is looked up: this Steward's own, or a remote's as shown here. */
+export interface InstanceDirectory {
+  get(id: string): Instance | undefined;
+  all(): Instance[];
+}
+
+export function createLiveEvents(context: ServiceContext, activity: ActivityService, directory: InstanceDirectory) {
   const { store } = context;
   const listeners = new Set<(event: LiveEvent) => void>();
   let unsubscribe: (() => void) | undefined;
@@ -19,7 +25,7 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
   function decorationOf(instanceId: string): Pick<Instance, 'name' | 'avatarUrl'> | undefined {
     let known = decorations.get(instanceId);
     if (known === undefined) {
-      const instance = store.instances.get(instanceId);
+      const instance = directory.get(instanceId);
       if (instance) decorations.set(instanceId, (known = { name: instance.name, avatarUrl: instance.avatarUrl }));
     }
     return known;
@@ -32,7 +38,7 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
     }
     if (change.type === 'instance') {
       decorations.delete(change.instanceId);
-      const instance = store.instances.get(change.instanceId);
+      const instance = directory.get(change.instanceId);
       return instance && { type: 'instance', instance };
     }
     if (change.type === 'changed') return { type: 'changed', resource: change.resource, id: change.id };
@@ -58,6 +64,18 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
       };
     },
 
+    /** An event that did not come from this Steward's store: a remote's run or change, a remote's instance whose connection changed. */
+    publish(event: LiveEvent): void {
+      if (event.type === 'instance') decorations.delete(event.instance.id);
+      for (const each of listeners) {
+        try {
+          each(event);
+        } catch {
+          // a listener's failure is its own
+        }
+      }
+    },
+
     /** The sequence number of the newest activity line. */
     lastSeq: (): number => store.activity.lastSeq(),
 
@@ -67,7 +85,7 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
       if (lines.length > max) return undefined;
       const events: { seq: number; event: ActivityEvent }[] = [];
       for (const line of lines) {
-        const instance = store.instances.get(line.instanceId);
+        const instance = decorationOf(line.instanceId);
         if (instance) events.push({ seq: line.seq, event: activity.decorate(line, instance) });
       }
       return events;

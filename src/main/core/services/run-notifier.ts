@@ -3,7 +3,7 @@
 // notices (its feed line) each get one pending delivery per enabled channel that wants it (by
 // outcome and source), written durably, then handed to the dispatcher. It listens to the store
 // only while some channel exists, so without channels no writer builds changes for it.
-import type { Approval, Run } from '../../../shared/contract';
+import type { Approval, Instance, Run } from '../../../shared/contract';
 import { newId } from '../ids';
 import type { StoreChange, StoredActivityLine } from '../store/commit-hooks';
 import type { ApprovalRecord } from '../store/repositories/approvals';
@@ -34,8 +34,9 @@ export function channelWants(channel: Pick<ChannelRecord, 'on' | 'sources'>, run
   return sourcesMatch(channel, { source: { type: run.source, id: run.sourceId }, instanceId: run.instanceId });
 }
 
-export function runNotice(context: ServiceContext, run: Run): RunNotice {
-  const instance = context.store.instances.get(run.instanceId);
+/** `known`: for a remote's run, its instance and source name as found there. */
+export function runNotice(context: ServiceContext, run: Run, known: { instance?: Pick<Instance, 'id' | 'name'> | undefined; sourceName?: string | undefined } = {}): RunNotice {
+  const instance = known.instance ?? context.store.instances.get(run.instanceId);
   const durationSeconds = run.startedAt && run.finishedAt ? Math.round((Date.parse(run.finishedAt) - Date.parse(run.startedAt)) / 100) / 10 : null;
   return {
     event: `run.${run.status}`,
@@ -44,7 +45,7 @@ export function runNotice(context: ServiceContext, run: Run): RunNotice {
     error: run.error,
     outcome: run.outcome ?? null,
     summary: run.summary ?? null,
-    source: { type: run.source, id: run.sourceId, name: sourceName(context, run) },
+    source: { type: run.source, id: run.sourceId, name: known.sourceName ?? sourceName(context, run) },
     instance: instance ? { id: instance.id, name: instance.name } : null,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
@@ -63,7 +64,15 @@ interface Delivery {
   build: (channel: ChannelRecord) => NotificationRequest;
 }
 
-export function createRunNotifier(context: ServiceContext, dispatcher: NotificationDispatcher, deps: { presentApproval: (record: ApprovalRecord) => Approval }) {
+export interface RunNotifierDeps {
+  presentApproval: (record: ApprovalRecord) => Approval;
+  /** A remote instance as shown here; undefined for this Steward's own. */
+  remoteInstance: (id: string) => Instance | undefined;
+  /** The name of a remote run's automation or webhook, asked of its Steward. */
+  remoteSourceName: (run: Run) => Promise<string | undefined>;
+}
+
+export function createRunNotifier(context: ServiceContext, dispatcher: NotificationDispatcher, deps: RunNotifierDeps) {
   const { store, logger } = context;
   let unsubscribe: (() => void) | undefined;
   let active = false;
@@ -90,6 +99,17 @@ export function createRunNotifier(context: ServiceContext, dispatcher: Notificat
     const notice = runNotice(context, run);
     const channels = store.notificationChannels.enabled().filter((channel) => channelWants(channel, run));
     queue({ channels, about: run.id, runId: run.id, event: notice.event, build: (channel) => buildNotification(channel.kind, notice) });
+  }
+
+  /** A remote's run that ended, as its Steward announced it: told like a local one. */
+  async function remoteRunEnded(run: Run): Promise<void> {
+    const instance = deps.remoteInstance(run.instanceId);
+    if (!unsubscribe || !instance || !finished.has(run.status)) return;
+    const channels = store.notificationChannels.enabled().filter((channel) => channelWants(channel, run));
+    if (channels.length === 0) return;
+    const name = await deps.remoteSourceName(run).catch(() => undefined);
+    const notice = runNotice(context, run, { instance, sourceName: name ?? (run.source === 'chat' ? 'chat' : run.source === 'api' ? 'API' : `a ${run.source} on ${instance.fqdn}`) });
+    queue({ channels, about: run.id, runId: null, event: notice.event, build: (channel) => buildNotification(channel.kind, notice) });
   }
 
   function lineWritten(line: StoredActivityLine): void {
@@ -131,6 +151,9 @@ export function createRunNotifier(context: ServiceContext, dispatcher: Notificat
 
   return {
     sync,
+    remoteRunEnded(run: Run): void {
+      remoteRunEnded(run).catch((error: unknown) => logger.error({ err: error }, 'could not queue notifications for a remote run'));
+    },
     start(): void {
       active = true;
       sync();

@@ -11,6 +11,7 @@ import { createFiresRepository } from './repositories/fires';
 import { createInstancesRepository } from './repositories/instances';
 import { createNotificationChannelsRepository } from './repositories/notification-channels';
 import { createNotificationDeliveriesRepository } from './repositories/notification-deliveries';
+import { createRemotesRepository } from './repositories/remotes';
 import { createRunsRepository } from './repositories/runs';
 import { createSecretsRepository } from './repositories/secrets';
 import { createSettingsRepository } from './repositories/settings';
@@ -39,6 +40,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     instances: createInstancesRepository(db, hooks),
     notificationChannels: createNotificationChannelsRepository(db),
     notificationDeliveries: createNotificationDeliveriesRepository(db),
+    remotes: createRemotesRepository(db, hooks),
     runs: createRunsRepository(db, hooks),
     secrets: createSecretsRepository(db),
     settings: createSettingsRepository(db),

@@ -18,6 +18,7 @@ import runRetries from './0016_run_retries';
 import approvals from './0017_approvals';
 import attentionChannels from './0018_attention_channels';
 import notifyApprovals from './0019_notify_approvals';
+import remotes from './0020_remotes';
 
 export interface Migration {
   version: number;
@@ -45,4 +46,5 @@ export const migrations: Migration[] = [
   { version: 17, name: '0017_approvals', sql: approvals },
   { version: 18, name: '0018_attention_channels', sql: attentionChannels },
   { version: 19, name: '0019_notify_approvals', sql: notifyApprovals },
+  { version: 20, name: '0020_remotes', sql: remotes },
 ];

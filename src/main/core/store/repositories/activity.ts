@@ -91,6 +91,10 @@ export function createActivityRepository(db: Database.Database, hooks: CommitHoo
   const nextSeq = db.prepare<[], { value: number }>("UPDATE counters SET value = value + 1 WHERE name = 'activity_seq' RETURNING value");
   const insert = db.prepare(`INSERT INTO activity (seq, instance_id, line, run_id, kind, label, display_text, raw, timestamp)
     VALUES (@seq, @instanceId, @line, @runId, @kind, @label, @displayText, @raw, @timestamp)`);
+  const moveHead = db.prepare<{ instanceId: string; line: number; trimmedThrough: number }>(
+    `INSERT INTO activity_heads (instance_id, last_line, trimmed_through) VALUES (@instanceId, @line, @trimmedThrough)
+     ON CONFLICT (instance_id) DO UPDATE SET last_line = @line, trimmed_through = max(trimmed_through, @trimmedThrough)`,
+  );
   const heads = db.prepare<[], { instance_id: string; last_line: number; trimmed_through: number }>('SELECT instance_id, last_line, trimmed_through FROM activity_heads');
   const head = db.prepare<[string], { last_line: number; trimmed_through: number }>('SELECT last_line, trimmed_through FROM activity_heads WHERE instance_id = ?');
   const sinceSeq = db.prepare<[number, number], LineRow>(`SELECT ${lineColumns} FROM activity WHERE seq > ? ORDER BY seq LIMIT ?`);
@@ -114,6 +118,23 @@ export function createActivityRepository(db: Database.Database, hooks: CommitHoo
       const stored = { ...entry, line, seq };
       if (hooks.wanted) hooks.announce({ type: 'activity', line: stored });
       return stored;
+    },
+
+    /**
+     * Keeps a line another Steward wrote, under its own number; call inside a transaction. `seen`
+     * when it is kept already; `gap` when lines before it are missing and `acceptGap` is false (the
+     * caller fetches them first); with `acceptGap` the missing ones count as trimmed (the remote's
+     * retention removed them before they could be read).
+     */
+    mirror(entry: NewActivityLine & { line: number }, acceptGap: boolean): 'added' | 'seen' | 'gap' {
+      const last = head.get(entry.instanceId)?.last_line ?? 0;
+      if (entry.line <= last) return 'seen';
+      if (entry.line > last + 1 && !acceptGap) return 'gap';
+      moveHead.run({ instanceId: entry.instanceId, line: entry.line, trimmedThrough: entry.line > last + 1 ? entry.line - 1 : 0 });
+      const seq = nextSeq.get()!.value;
+      insert.run({ ...entry, seq });
+      if (hooks.wanted) hooks.announce({ type: 'activity', line: { ...entry, seq } });
+      return 'added';
     },
 
     heads(): Map<string, ActivityHead> {

@@ -21,7 +21,7 @@ interface InstanceRow {
   updated_at: string;
 }
 
-export interface InstanceRecord extends Omit<Instance, 'fqdn'> {
+export interface InstanceRecord extends Omit<Instance, 'fqdn' | 'location'> {
   slug: string;
 }
 
@@ -34,6 +34,7 @@ function toInstance(row: InstanceRow): Instance {
     imageTag: row.image_tag,
     avatarUrl: row.avatar_url,
     fqdn: `${row.slug}.localhost`,
+    location: 'local',
     agent: AgentConfig.parse(JSON.parse(row.agent)),
     sandbox: SandboxConfig.parse(JSON.parse(row.sandbox)),
     budget: Budget.parse(JSON.parse(row.budget)),

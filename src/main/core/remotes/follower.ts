@@ -1,0 +1,271 @@
+// Follows one remote Steward: checks it (contract, key), keeps its instances, and keeps a copy of
+// their activity lines under the remote's own line numbers. It opens the remote's event stream
+// first, then catches up with the remote's cursor protocol from what it already holds, so no line
+// is lost between the two; a streamed line that would leave a gap is not kept but fetched in
+// order by the next catch-up. On any failure it says why (its state), waits (doubling, capped) and
+// starts over, resuming from the lines it holds.
+import { type ActivityEvent, type Instance, type LiveEvent, type Run, contractVersion } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
+import type { Logger } from '../logger';
+import type { Store } from '../store';
+import { readEventStream } from './event-stream-reader';
+import { type FailureKind, type RemoteClient, failureKind } from './remote-client';
+
+export interface RemoteTiming {
+  /** First wait after a failure; it doubles up to maxBackoffMs. */
+  minBackoffMs: number;
+  maxBackoffMs: number;
+  /** While connected: how often its instances (and the key) are checked, which also measures latency. */
+  checkEveryMs: number;
+  /** No byte on the event stream for this long (the remote sends a heartbeat every 15 s): reconnect. */
+  stallMs: number;
+}
+
+export const defaultRemoteTiming: RemoteTiming = { minBackoffMs: 1_000, maxBackoffMs: 30_000, checkEveryMs: 30_000, stallMs: 45_000 };
+
+export type Connection =
+  | { state: 'connecting'; since: string }
+  | { state: 'connected'; since: string; version: string; latencyMs: number }
+  | { state: Exclude<FailureKind, never>; since: string; error: string };
+
+export interface FollowerDeps {
+  remoteId: string;
+  store: Store;
+  logger: Logger;
+  now: () => Date;
+  timing: RemoteTiming;
+  client: RemoteClient;
+  connection: (next: Connection) => void;
+  /** A run, an instance or a changed resource the remote announced, to pass on as this Steward's own. */
+  announce: (event: LiveEvent) => void;
+  /** Ids the remote owns (runs, threads, automations, webhooks), so calls naming them go there. */
+  owns: (ids: Iterable<string>) => void;
+}
+
+const pageLimit = 1000;
+const encodeCursors = (cursors: Record<string, number>) => Buffer.from(JSON.stringify(cursors)).toString('base64url');
+
+export function createFollower(deps: FollowerDeps) {
+  const { store, client, remoteId, timing } = deps;
+  const stopper = new AbortController();
+  let connected: { version: string; since: string } | undefined;
+  let failedSince: { kind: FailureKind; since: string } | undefined;
+  let wake: (() => void) | undefined;
+
+  const known = () => new Set(store.remotes.instancesOf(remoteId).map((instance) => instance.id));
+
+  async function checkInstances(): Promise<number> {
+    const started = performance.now();
+    const { instances } = await client.call<{ instances: Instance[] }>('GET', '/api/instances', { query: { location: 'local' }, signal: stopper.signal });
+    const latencyMs = Math.round(performance.now() - started);
+    const ours = instances.filter((instance) => (instance.location ?? 'local') === 'local');
+    const at = deps.now().toISOString();
+    store.transaction(() => {
+      for (const instance of ours) {
+        const here = store.instances.get(instance.id) ?? store.remotes.instance(instance.id);
+        if (here && !('remoteId' in here && here.remoteId === remoteId)) {
+          throw new AppError('remote_incompatible', `${client.label} has instance ${instance.id}, which is already here: it is this Steward itself, or one already added as another remote.`);
+        }
+        store.remotes.putInstance(remoteId, instance, at);
+      }
+      const still = new Set(ours.map((instance) => instance.id));
+      for (const id of known()) if (!still.has(id)) store.remotes.deleteInstance(id);
+    });
+    return latencyMs;
+  }
+
+  async function checkContract(): Promise<string> {
+    const health = await client.call<{ version?: string; contract?: number }>('GET', '/api/health', { signal: stopper.signal });
+    if (health.contract !== contractVersion) {
+      const spoken = health.contract === undefined ? 'no contract version (an older Steward)' : `contract ${health.contract}`;
+      throw new AppError('remote_incompatible', `${client.label} speaks ${spoken}; this Steward speaks contract ${contractVersion}. Update the older of the two.`);
+    }
+    return health.version ?? 'unknown';
+  }
+
+  // --- the lines ---------------------------------------------------------------------------------
+
+  const toLine = (event: ActivityEvent) => ({
+    instanceId: event.instanceId,
+    line: event.line,
+    runId: event.runId,
+    kind: event.kind,
+    label: event.label,
+    displayText: event.displayText,
+    raw: event.raw,
+    timestamp: event.timestamp,
+  });
+
+  /** Fetches every line after the ones held, page by page, in each instance's order. */
+  async function catchUp(): Promise<void> {
+    const ids = known();
+    let cursors: Record<string, number> = Object.fromEntries([...ids].map((id) => [id, store.activity.head(id).lastLine]));
+    for (;;) {
+      const page = await client.call<{ events: ActivityEvent[]; cursors: Record<string, number>; hasMore: boolean }>('GET', '/api/activity', {
+        query: { cursors: encodeCursors(cursors), limit: pageLimit, location: 'local' },
+        signal: stopper.signal,
+      });
+      store.transaction(() => {
+        for (const event of page.events) if (ids.has(event.instanceId)) store.activity.mirror(toLine(event), true);
+      });
+      deps.owns(page.events.flatMap((event) => (event.runId ? [event.runId] : [])));
+      if (!page.hasMore) return;
+      cursors = page.cursors;
+    }
+  }
+
+  // Streamed lines are kept in batches (one transaction per tick); a gap asks for a catch-up.
+  let pending: ActivityEvent[] = [];
+  let catching: Promise<void> | undefined;
+  let catchAgain = false;
+  let streamFailure: (error: unknown) => void = () => {};
+
+  function requestCatchUp(): void {
+    if (catching) {
+      catchAgain = true;
+      return;
+    }
+    catching = (async () => {
+      do {
+        catchAgain = false;
+        await catchUp();
+      } while (catchAgain);
+    })()
+      .catch((error: unknown) => streamFailure(error))
+      .finally(() => (catching = undefined));
+  }
+
+  function flush(): void {
+    const batch = pending;
+    pending = [];
+    const ids = known();
+    let gap = false;
+    store.transaction(() => {
+      for (const event of batch) if (ids.has(event.instanceId) && store.activity.mirror(toLine(event), false) === 'gap') gap = true;
+    });
+    if (gap) requestCatchUp();
+  }
+
+  function streamed(name: string, data: string): void {
+    if (name === 'activity') {
+      const event = JSON.parse(data) as ActivityEvent;
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(event);
+      if (event.runId) deps.owns([event.runId]);
+    } else if (name === 'run') {
+      const run = JSON.parse(data) as Run;
+      if (!known().has(run.instanceId)) return;
+      deps.owns([run.id, run.threadId, ...(run.sourceId ? [run.sourceId] : [])]);
+      deps.announce({ type: 'run', run });
+    } else if (name === 'instance') {
+      const instance = JSON.parse(data) as Instance;
+      if ((instance.location ?? 'local') !== 'local') return;
+      store.transaction(() => store.remotes.putInstance(remoteId, instance, deps.now().toISOString()));
+    } else if (name === 'changed') {
+      const change = JSON.parse(data) as { resource: 'automation' | 'webhook' | 'approval'; id: string };
+      deps.owns([change.id]);
+      deps.announce({ type: 'changed', resource: change.resource, id: change.id });
+    } else if (name === 'reset') {
+      requestCatchUp();
+    }
+  }
+
+  /** Connected until the stream ends, stalls or fails, or a check fails. */
+  async function follow(version: string, latencyMs: number): Promise<never> {
+    const session = new AbortController();
+    const signal = AbortSignal.any([session.signal, stopper.signal]);
+    let lastByte = Date.now();
+    let failure: unknown;
+    streamFailure = (error) => {
+      failure ??= error;
+      session.abort();
+    };
+    const body = await client.stream('/api/events', signal, 10_000);
+    const since = deps.now().toISOString();
+    connected = { version, since };
+    failedSince = undefined;
+    deps.connection({ state: 'connected', since, version, latencyMs });
+    requestCatchUp();
+    const checks = setInterval(() => {
+      if (Date.now() - lastByte > timing.stallMs) return streamFailure(new AppError('remote_unreachable', `${client.label} is unreachable: its event stream stalled.`));
+      checkInstances().then(
+        (latency) => connected && deps.connection({ state: 'connected', since: connected.since, version, latencyMs: latency }),
+        (error: unknown) => streamFailure(error),
+      );
+    }, Math.min(timing.checkEveryMs, timing.stallMs));
+    try {
+      await readEventStream(body, (event) => {
+        lastByte = Date.now();
+        try {
+          streamed(event.event, event.data);
+        } catch (error) {
+          deps.logger.warn({ remoteId, event: event.event, err: error }, 'could not use an event a remote sent');
+        }
+      });
+      failure ??= new AppError('remote_unreachable', `${client.label} is unreachable: its event stream ended.`);
+    } catch (error) {
+      failure ??= error;
+    } finally {
+      clearInterval(checks);
+      session.abort();
+      await catching?.catch(() => {});
+      if (pending.length > 0) flush();
+    }
+    throw failure instanceof Error ? failure : new Error(String(failure));
+  }
+
+  function failed(error: unknown): void {
+    const kind = failureKind(error) ?? 'unreachable';
+    const message = error instanceof Error ? error.message : String(error);
+    if (failedSince?.kind !== kind) failedSince = { kind, since: deps.now().toISOString() };
+    connected = undefined;
+    deps.connection({ state: kind, since: failedSince.since, error: message });
+  }
+
+  async function run(): Promise<void> {
+    deps.connection({ state: 'connecting', since: deps.now().toISOString() });
+    let backoff = timing.minBackoffMs;
+    while (!stopper.signal.aborted) {
+      let wasConnected = false;
+      try {
+        const version = await checkContract();
+        const latencyMs = await checkInstances();
+        wasConnected = true;
+        await follow(version, latencyMs);
+      } catch (error) {
+        if (stopper.signal.aborted) return;
+        failed(error);
+        deps.logger.warn({ remoteId, state: failedSince?.kind }, 'remote not followed');
+      }
+      if (wasConnected) backoff = timing.minBackoffMs;
+      const wait = Math.round(backoff * (1 + Math.random() * 0.2));
+      backoff = Math.min(backoff * 2, timing.maxBackoffMs);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, wait);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  }
+
+  let running: Promise<void> | undefined;
+  return {
+    start(): void {
+      running ??= run();
+    },
+    /** Tries again now instead of after the wait. */
+    retry(): void {
+      wake?.();
+    },
+    async stop(): Promise<void> {
+      stopper.abort();
+      wake?.();
+      await running;
+    },
+  };
+}
+
+export type Follower = ReturnType<typeof createFollower>;

@@ -1,0 +1,271 @@
+// Remote Stewards: the ones this Steward follows (stored with the name of the secret holding
+// their key), each connection's state as its follower last found it, their instances shown as
+// instances here, and the calls forwarded to them. The key is read from the secret box only to
+// make a request: it is never returned, logged or put in a message.
+import { type Instance, type LiveEvent, type Operation, type Remote, type RemoteCheck, contractVersion } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
+import type { RawInput } from '../dispatch';
+import { newId } from '../ids';
+import { type Connection, type Follower, type RemoteTiming, createFollower } from '../remotes/follower';
+import { type RemoteClient, createRemoteClient, failureKind, hostOf } from '../remotes/remote-client';
+import type { RemoteRecord } from '../store/repositories/remotes';
+import { type ServiceContext, isoNow } from './context';
+
+export interface RemotesDeps {
+  reveal: (secretName: string) => string | undefined;
+  /** Passes an event on as this Steward's own (the live stream, the desktop, notifications). */
+  announce: (event: LiveEvent) => void;
+  timing: RemoteTiming;
+}
+
+/** Resource ids remembered per remote: enough for every run a busy day shows, bounded. */
+const ownersKept = 50_000;
+const idPattern = /^(run|thr|aut|whk|dlv|apr)_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Every id of a resource Steward makes, anywhere in an answer. */
+function idsIn(value: unknown, into: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (idPattern.test(value)) into.push(value);
+  } else if (Array.isArray(value)) {
+    for (const item of value) idsIn(item, into);
+  } else if (value !== null && typeof value === 'object') {
+    for (const item of Object.values(value)) idsIn(item, into);
+  }
+  return into;
+}
+
+export function createRemotesService(context: ServiceContext, deps: RemotesDeps) {
+  const { store } = context;
+  const connections = new Map<string, Connection>();
+  const followers = new Map<string, Follower>();
+  const owners = new Map<string, string>();
+  const lastConnected = new Map<string, string>();
+  let started = false;
+
+  function find(id: string): RemoteRecord {
+    const record = store.remotes.get(id);
+    if (!record) throw new AppError('not_found', `No remote ${id}.`);
+    return record;
+  }
+
+  function clientOf(record: Pick<RemoteRecord, 'name' | 'url' | 'apiKeyRef'>): RemoteClient {
+    const key = deps.reveal(record.apiKeyRef);
+    if (key === undefined) {
+      throw new AppError('remote_unauthorized', `Remote “${record.name}” has no key: no secret named ${record.apiKeyRef} is stored. Store its API key with PUT /api/secrets/${record.apiKeyRef}.`);
+    }
+    return createRemoteClient({ name: record.name, url: record.url, key });
+  }
+
+  const connectionOf = (id: string): Connection => connections.get(id) ?? { state: 'connecting', since: isoNow(context) };
+
+  function present(record: RemoteRecord): Remote {
+    const connection = connectionOf(record.id);
+    return {
+      ...record,
+      host: hostOf(record.url),
+      state: connection.state,
+      version: connection.state === 'connected' ? connection.version : null,
+      latencyMs: connection.state === 'connected' ? connection.latencyMs : null,
+      error: 'error' in connection ? connection.error : null,
+      since: connection.since,
+      lastConnectedAt: lastConnected.get(record.id) ?? null,
+      instanceCount: store.remotes.instancesOf(record.id).length,
+    };
+  }
+  /** Why its instances cannot be reached, or undefined while they can. */
+  function problemOf(remoteId: string): string | undefined {
+    const connection = connectionOf(remoteId);
+    if (connection.state === 'connected') return undefined;
+    const name = store.remotes.get(remoteId)?.name ?? remoteId;
+    if (connection.state === 'connecting') return `Connecting to remote “${name}”.`;
+    return connection.error;
+  }
+
+  function presentInstance(remoteId: string, instance: Instance, url = store.remotes.get(remoteId)?.url): Instance {
+    const problem = problemOf(remoteId);
+    return {
+      ...instance,
+      location: remoteId,
+      fqdn: url ? hostOf(url) : instance.fqdn,
+      isDefault: false,
+      ...(problem ? { status: 'error' as const, statusReason: problem } : {}),
+    };
+  }
+
+  function setConnection(remoteId: string, next: Connection): void {
+    const before = connections.get(remoteId);
+    connections.set(remoteId, next);
+    if (next.state === 'connected') lastConnected.set(remoteId, next.since);
+    const said = (connection: Connection | undefined) => (connection && 'error' in connection ? connection.error : undefined);
+    if (before?.state !== next.state || said(before) !== said(next) || next.state === 'connected') {
+      deps.announce({ type: 'changed', resource: 'remote', id: remoteId });
+    }
+    // Its instances' status follows the connection: say so for each when it changes.
+    if (before?.state !== next.state && (before?.state === 'connected' || next.state === 'connected' || before === undefined)) {
+      for (const instance of store.remotes.instancesOf(remoteId)) deps.announce({ type: 'instance', instance: presentInstance(remoteId, instance) });
+    }
+  }
+
+  function own(remoteId: string, ids: Iterable<string>): void {
+    for (const id of ids) {
+      owners.delete(id);
+      owners.set(id, remoteId);
+    }
+    while (owners.size > ownersKept) owners.delete(owners.keys().next().value!);
+  }
+
+  function follow(record: RemoteRecord): void {
+    if (!started) return;
+    let client: RemoteClient;
+    try {
+      client = clientOf(record);
+    } catch (error) {
+      setConnection(record.id, { state: 'unauthorized', since: isoNow(context), error: (error as Error).message });
+      return;
+    }
+    const follower = createFollower({
+      remoteId: record.id,
+      store,
+      logger: context.logger,
+      now: context.now,
+      timing: deps.timing,
+      client,
+      connection: (next) => setConnection(record.id, next),
+      announce: deps.announce,
+      owns: (ids) => own(record.id, ids),
+    });
+    followers.set(record.id, follower);
+    follower.start();
+  }
+
+  async function unfollow(id: string): Promise<void> {
+    const follower = followers.get(id);
+    followers.delete(id);
+    connections.delete(id);
+    await follower?.stop();
+  }
+
+  function assertUsable(input: { url: string; apiKeyRef: string }, exceptId?: string): void {
+    if (store.secrets.get(input.apiKeyRef) === undefined) {
+      throw new AppError('invalid_field', `No secret named ${input.apiKeyRef} is stored: store the remote's API key first (PUT /api/secrets/${input.apiKeyRef}).`, { field: 'apiKeyRef' });
+    }
+    if (new URL(input.url).origin === new URL(context.baseUrl()).origin) {
+      throw new AppError('invalid_field', 'That address is this Steward itself.', { field: 'url' });
+    }
+    const same = store.remotes.byUrl(input.url);
+    if (same && same.id !== exceptId) throw new AppError('remote_exists', `${input.url} is already followed as “${same.name}” (${same.id}).`, { field: 'url' });
+  }
+
+  async function check(input: { url: string; apiKeyRef: string; name?: string }): Promise<RemoteCheck> {
+    const failed = (error: unknown): RemoteCheck => ({
+      state: failureKind(error) ?? 'unreachable',
+      version: null,
+      latencyMs: null,
+      error: error instanceof Error ? error.message : String(error),
+      instanceCount: 0,
+    });
+    try {
+      const client = clientOf({ name: input.name ?? hostOf(input.url), url: input.url, apiKeyRef: input.apiKeyRef });
+      const health = await client.call<{ version?: string; contract?: number }>('GET', '/api/health', { timeoutMs: 10_000 });
+      if (health.contract !== contractVersion) {
+        return { ...failed(new AppError('remote_incompatible', `${client.label} speaks contract ${health.contract ?? 'none (an older Steward)'}; this Steward speaks ${contractVersion}.`)) };
+      }
+      const started = performance.now();
+      const { instances } = await client.call<{ instances: Instance[] }>('GET', '/api/instances', { query: { location: 'local' }, timeoutMs: 10_000 });
+      return { state: 'connected', version: health.version ?? null, latencyMs: Math.round(performance.now() - started), error: null, instanceCount: instances.length };
+    } catch (error) {
+      return failed(error);
+    }
+  }
+
+  return {
+    list: (): Remote[] => store.remotes.list().map(present),
+    get: (id: string): Remote => present(find(id)),
+
+    create(input: { name: string; url: string; apiKeyRef: string }): Remote {
+      assertUsable(input);
+      const at = isoNow(context);
+      const record: RemoteRecord = { id: newId('rem'), name: input.name, url: input.url, apiKeyRef: input.apiKeyRef, createdAt: at, updatedAt: at };
+      store.transaction(() => store.remotes.insert(record));
+      follow(record);
+      return present(record);
+    },
+
+    async update(id: string, patch: { name?: string | undefined; url?: string | undefined; apiKeyRef?: string | undefined }): Promise<Remote> {
+      const current = find(id);
+      const next: RemoteRecord = { ...current, name: patch.name ?? current.name, url: patch.url ?? current.url, apiKeyRef: patch.apiKeyRef ?? current.apiKeyRef };
+      if (next.name === current.name && next.url === current.url && next.apiKeyRef === current.apiKeyRef) return present(current);
+      assertUsable(next, id);
+      next.updatedAt = isoNow(context);
+      store.transaction(() => store.remotes.update(next));
+      // Another address or key is another connection; a new name shows in its messages.
+      await unfollow(id);
+      follow(next);
+      deps.announce({ type: 'changed', resource: 'remote', id });
+      return present(next);
+    },
+
+    async delete(id: string): Promise<void> {
+      find(id);
+      await unfollow(id);
+      store.transaction(() => store.remotes.delete(id));
+      for (const [resource, owner] of owners) if (owner === id) owners.delete(resource);
+      deps.announce({ type: 'changed', resource: 'remote', id });
+    },
+
+    check,
+
+    /** Every remote instance, as shown here. */
+    instances(): Instance[] {
+      const urls = new Map(store.remotes.list().map((remote) => [remote.id, remote.url]));
+      return store.remotes.instances().map(({ remoteId, instance }) => presentInstance(remoteId, instance, urls.get(remoteId)));
+    },
+    instance(id: string): Instance | undefined {
+      const found = store.remotes.instance(id);
+      return found && presentInstance(found.remoteId, found.instance);
+    },
+    /** The remote an instance runs on, if it is a remote one. */
+    locationOf: (instanceId: string): string | undefined => store.remotes.instance(instanceId)?.remoteId,
+    /** The remote known to own a run, thread, automation, webhook, delivery or approval. */
+    ownerOf: (id: string): string | undefined => owners.get(id),
+    /** The remotes calls may go to now (connected, or still connecting). */
+    reachable: (): string[] => store.remotes.list().flatMap((remote) => (['connected', 'connecting'].includes(connectionOf(remote.id).state) ? [remote.id] : [])),
+
+    /** Calls an operation on a remote with the caller's input as given; its answer, or its error naming it. */
+    async forward(remoteId: string, operation: Operation, raw: RawInput, timeoutMs?: number): Promise<unknown> {
+      const record = find(remoteId);
+      const connection = connectionOf(remoteId);
+      if (connection.state !== 'connected' && connection.state !== 'connecting') {
+        const code = connection.state === 'unauthorized' ? 'remote_unauthorized' : connection.state === 'incompatible' ? 'remote_incompatible' : 'remote_unreachable';
+        throw new AppError(code, `${connection.error} (since ${connection.since})`);
+      }
+      const params = (raw.params ?? {}) as Record<string, unknown>;
+      const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+      const output = await clientOf(record).call(operation.method, path, { query: raw.query as Record<string, unknown>, body: raw.body, ...(timeoutMs ? { timeoutMs } : {}) });
+      own(remoteId, idsIn(output));
+      // An instance it answers with is shown as one here, and kept as it now is.
+      const answer = output as { instance?: Instance } | undefined;
+      if (answer?.instance) {
+        store.transaction(() => store.remotes.putInstance(remoteId, answer.instance!, isoNow(context)));
+        return { ...answer, instance: presentInstance(remoteId, answer.instance, record.url) };
+      }
+      return output;
+    },
+
+    /** Forgets a remote instance deleted there. */
+    forget(instanceId: string): void {
+      store.transaction(() => store.remotes.deleteInstance(instanceId));
+    },
+
+    start(): void {
+      started = true;
+      for (const record of store.remotes.list()) follow(record);
+    },
+    async stop(): Promise<void> {
+      started = false;
+      await Promise.all([...followers.keys()].map((id) => unfollow(id)));
+    },
+  };
+}
+
+export type RemotesService = ReturnType<typeof createRemotesService>;
