@@ -36,7 +36,7 @@ export function searchOf(query: Record<string, unknown> | undefined): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null) continue;
-    search.set(key, Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value));
+    search.set(key, Array.isArray(value) ? value.join(',') : typeof value === 'string' ? value : JSON.stringify(value));
   }
   const text = search.toString();
   return text ? `?${text}` : '';
