@@ -34,6 +34,7 @@ const sections = [
   ['Secrets', contract.secretOperations],
   ['Settings', contract.settingsOperations],
   ['Tunnel', contract.tunnelOperations],
+  ['Remote Stewards', contract.remoteOperations],
   ['Notification channels', contract.notificationOperations],
   ['Approvals', contract.approvalOperations],
 ];

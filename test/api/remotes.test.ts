@@ -6,7 +6,10 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityFeed, Cursors, Instance, Remote } from '../../src/shared/contract';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type TestCore, request, startTestCore, tempDir } from '../support/core';
+import { startReceiver } from '../support/receiver';
 import { type Server, runCli, startDaemon } from '../support/processes';
 
 const remoteDir = tempDir('steward-remote-');
@@ -240,6 +243,39 @@ describe('remotes', () => {
     await until('the remote line on the stream', () => (text.includes('live please') && text.includes('event: run') ? true : undefined));
     controller.abort();
     await reading;
+  });
+
+  it('over MCP a person\'s key reaches the remote instance; an agent\'s run never does', async () => {
+    const client = new Client({ name: 'remotes-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${local.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${local.key}` } } }));
+    const listed = await client.callTool({ name: 'list_instances', arguments: {} });
+    expect(JSON.stringify(listed.content)).toContain(serverInstance.id);
+    const sent = await client.callTool({ name: 'send_prompt', arguments: { instanceId: serverInstance.id, prompt: 'via mcp' } });
+    expect(sent.isError).toBeFalsy();
+    const runId = (JSON.parse((sent.content as { text: string }[])[0].text) as { run: { id: string } }).run.id;
+    expect((await there('GET', `/api/runs/${runId}`)).body.run.prompt).toBe('via mcp');
+    await client.close();
+
+    const agent = { scope: 'runs' as const, runId: 'run_01KAAAAAAAAAAAAAAAAAAAAAAA', instanceId: local.core.store.instances.getDefault()!.id };
+    await expect(local.core.dispatch('runs.create', { body: { instanceId: serverInstance.id, prompt: 'escape' } }, agent)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(local.core.dispatch('runs.get', { params: { id: runId } }, agent)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('notifies a remote run\'s end through this Steward\'s channels, like a local one', async () => {
+    const receiver = await startReceiver();
+    try {
+      const made = await local.api('POST', '/api/notification-channels', { name: 'Ops', kind: 'webhook', url: receiver.url, on: 'all' });
+      expect(made.status).toBe(201);
+      const sent = await local.api('POST', '/api/runs', { instanceId: serverInstance.id, prompt: 'tell me when done' });
+      const delivery = await until('its notification', () => receiver.received.find((request) => request.body.includes(sent.body.run.id)));
+      expect(JSON.parse(delivery.body)).toMatchObject({ type: 'run.succeeded', data: { runId: sent.body.run.id, instance: { id: serverInstance.id, name: 'Build box' } } });
+      // The run's end is told once, however often the remote announces the run.
+      await sleep(500);
+      expect(receiver.received.filter((request) => request.body.includes(sent.body.run.id))).toHaveLength(1);
+      expect((await local.api('DELETE', `/api/notification-channels/${made.body.channel.id}`)).status).toBe(204);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('shows a revoked key as unauthorized, and forgets the remote when removed', async () => {

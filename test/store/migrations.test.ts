@@ -25,7 +25,7 @@ describe('migrations', () => {
   it('create every table of a fresh database, STRICT, and record each migration with its checksum', () => {
     const db = openDatabase(dbFile());
     expect(tables(db)).toEqual(
-      ['activity', 'activity_heads', 'api_keys', 'approvals', 'automations', 'budget_notices', 'counters', 'deliveries', 'fires', 'instances', 'messages', 'notification_channels', 'notification_deliveries', 'runs', 'schema_migrations', 'secrets', 'settings', 'thread_sessions', 'threads', 'web_sessions', 'webhooks'],
+      ['activity', 'activity_heads', 'api_keys', 'approvals', 'automations', 'budget_notices', 'counters', 'deliveries', 'fires', 'instances', 'messages', 'notification_channels', 'notification_deliveries', 'remote_instances', 'remotes', 'runs', 'schema_migrations', 'secrets', 'settings', 'thread_sessions', 'threads', 'web_sessions', 'webhooks'],
     );
     const recorded = db.prepare('SELECT version, name, checksum FROM schema_migrations').all();
     expect(recorded).toEqual(migrations.map((m) => ({ version: m.version, name: m.name, checksum: checksum(m.sql) })));
@@ -55,6 +55,45 @@ describe('migrations', () => {
     const next: Migration = { version: 99, name: '0099_add_example', sql: 'ALTER TABLE settings ADD COLUMN note TEXT' };
     expect(migrate(db, [...first, next])).toEqual([99]);
     expect(db.prepare('SELECT key, value, note FROM settings').all()).toEqual([{ key: 'kept', value: '1', note: null }]);
+    db.close();
+  });
+
+  it('0020 keeps every activity line and head, and deleting an instance (local or a remote one) still deletes its lines', () => {
+    const file = dbFile();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const db = new Database(file);
+    db.pragma('foreign_keys = ON');
+    migrate(db, migrations.filter((m) => m.version < 20));
+    const at = '2026-11-25T09:00:00.000Z';
+    const instance = db.prepare(`INSERT INTO instances (id, name, slug, status, status_reason, image_tag, avatar_url, agent, sandbox, budget, permissions, workspace_dir, is_default, created_at, updated_at)
+      VALUES (?, ?, ?, 'running', NULL, '', '', '{}', '{}', '{}', '{}', '/w', 0, ?, ?)`);
+    instance.run('ins_A', 'A', 'a', at, at);
+    instance.run('ins_B', 'B', 'b', at, at);
+    const line = db.prepare("INSERT INTO activity (instance_id, line, run_id, kind, label, display_text, raw, timestamp, seq) VALUES (?, ?, NULL, 'system', '', ?, '{}', ?, ?)");
+    line.run('ins_A', 1, 'a1', at, 1);
+    line.run('ins_A', 2, 'a2', at, 3);
+    line.run('ins_B', 1, 'b1', at, 2);
+    db.prepare("INSERT INTO activity_heads (instance_id, last_line, trimmed_through) VALUES ('ins_A', 2, 0), ('ins_B', 1, 0)").run();
+
+    expect(migrate(db, migrations)).toEqual([20]);
+    expect(db.prepare('SELECT instance_id, line, display_text, seq FROM activity ORDER BY seq').all()).toEqual([
+      { instance_id: 'ins_A', line: 1, display_text: 'a1', seq: 1 },
+      { instance_id: 'ins_B', line: 1, display_text: 'b1', seq: 2 },
+      { instance_id: 'ins_A', line: 2, display_text: 'a2', seq: 3 },
+    ]);
+    db.prepare("DELETE FROM instances WHERE id = 'ins_A'").run();
+    expect(db.prepare('SELECT instance_id FROM activity').all()).toEqual([{ instance_id: 'ins_B' }]);
+    expect(db.prepare('SELECT instance_id FROM activity_heads').all()).toEqual([{ instance_id: 'ins_B' }]);
+
+    // A remote's instance's lines are kept without an instances row, and go with the remote.
+    db.prepare("INSERT INTO remotes (id, name, url, api_key_ref, created_at, updated_at) VALUES ('rem_R', 'R', 'https://r.example', 'k', ?, ?)").run(at, at);
+    db.prepare("INSERT INTO remote_instances (id, remote_id, instance, updated_at) VALUES ('ins_R', 'rem_R', '{}', ?)").run(at);
+    line.run('ins_R', 7, 'r7', at, 4);
+    db.prepare("INSERT INTO activity_heads (instance_id, last_line, trimmed_through) VALUES ('ins_R', 7, 6)").run();
+    db.prepare("DELETE FROM remotes WHERE id = 'rem_R'").run();
+    expect(db.prepare('SELECT instance_id FROM activity').all()).toEqual([{ instance_id: 'ins_B' }]);
+    expect(db.prepare('SELECT count(*) AS n FROM remote_instances').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT instance_id FROM activity_heads').all()).toEqual([{ instance_id: 'ins_B' }]);
     db.close();
   });
 
