@@ -261,6 +261,27 @@ describe('remotes', () => {
     await expect(local.core.dispatch('runs.get', { params: { id: runId } }, agent)).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('follows no chains: two Stewards following each other each show only the other\'s own instances, once', async () => {
+    const { key } = local.core.services.apiKeys.create('server');
+    expect((await there('PUT', '/api/secrets/laptop-key', { value: key })).status).toBe(200);
+    const back = await there('POST', '/api/remotes', { name: 'Laptop', url: local.url, apiKeyRef: 'laptop-key' });
+    expect(back.status).toBe(201);
+    const backId = back.body.remote.id as string;
+    await until('followed back', async () => ((await there('GET', `/api/remotes/${backId}`)).body.remote.state === 'connected' ? true : undefined));
+    const localIds = local.core.store.instances.list().map((instance) => instance.id);
+    const theirs = (await there('GET', '/api/instances')).body.instances as Instance[];
+    expect(theirs.filter((instance) => instance.location === backId).map((instance) => instance.id)).toEqual(localIds);
+    const ours = (await local.api('GET', '/api/instances')).body.instances as Instance[];
+    expect(new Set(ours.map((instance) => instance.id)).size).toBe(ours.length);
+    expect(ours.filter((instance) => instance.location !== 'local').every((instance) => instance.location === remoteId)).toBe(true);
+    expect(ours.filter((instance) => localIds.includes(instance.id)).every((instance) => instance.location === 'local')).toBe(true);
+    // Nor does a remote's copy of this Steward's lines come back as a second copy here.
+    const feed = (await local.api('GET', '/api/activity?limit=1000')).body as ActivityFeed;
+    const keys = feed.events.map((event) => `${event.instanceId}:${event.line}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect((await there('DELETE', `/api/remotes/${backId}`)).status).toBe(204);
+  });
+
   it('notifies a remote run\'s end through this Steward\'s channels, like a local one', async () => {
     const receiver = await startReceiver();
     try {

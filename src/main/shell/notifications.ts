@@ -6,7 +6,7 @@
 // Notification comes in as an argument, so a faithful fake can stand in for it in tests.
 import type { Core } from '../core';
 import { noticeOf } from '../core/services/notices';
-import { requestedApprovalId } from '../core/services/alerts';
+import { isFreshLine, requestedApprovalId } from '../core/services/alerts';
 import { approvalNotification, decisionOfAction } from './approval-notice';
 import { notificationFor, shouldNotify } from './notify-policy';
 
@@ -68,6 +68,7 @@ export function showNotifications(core: Core, deps: { Notification: Notification
       return;
     }
     if (event.type === 'activity') {
+      if (!isFreshLine(event.event.timestamp, new Date())) return;
       const approvalId = requestedApprovalId(event.event.raw);
       if (approvalId && setting !== 'none') return ask(approvalId);
       const notice = noticeOf(event.event.raw);

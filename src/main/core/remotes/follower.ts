@@ -52,7 +52,9 @@ export function createFollower(deps: FollowerDeps) {
   let failedSince: { kind: FailureKind; since: string } | undefined;
   let wake: (() => void) | undefined;
 
-  const known = () => new Set(store.remotes.instancesOf(remoteId).map((instance) => instance.id));
+  // Its instances' ids, read again whenever they change here: every streamed line and run is checked against them.
+  let knownIds: Set<string> | undefined;
+  const known = () => (knownIds ??= new Set(store.remotes.instancesOf(remoteId).map((instance) => instance.id)));
 
   async function checkInstances(): Promise<number> {
     const started = performance.now();
@@ -70,6 +72,7 @@ export function createFollower(deps: FollowerDeps) {
       }
       const still = new Set(ours.map((instance) => instance.id));
       for (const id of known()) if (!still.has(id)) store.remotes.deleteInstance(id);
+      knownIds = still;
     });
     return latencyMs;
   }
@@ -161,6 +164,7 @@ export function createFollower(deps: FollowerDeps) {
       const instance = JSON.parse(data) as Instance;
       if ((instance.location ?? 'local') !== 'local') return;
       store.transaction(() => store.remotes.putInstance(remoteId, instance, deps.now().toISOString()));
+      knownIds?.add(instance.id);
     } else if (name === 'changed') {
       const change = JSON.parse(data) as { resource: 'automation' | 'webhook' | 'approval'; id: string };
       deps.owns([change.id]);

@@ -52,6 +52,10 @@ export function requestedApprovalId(raw: string): string | undefined {
 
 export const isNoticeLine = (line: StoredActivityLine): boolean => line.raw.startsWith('{"type":"notice"');
 
+/** How old a feed line may be and still call for attention: a remote's lines arrive late when it comes back (or is first added, with its history), and old news tells no one. */
+const freshForMs = 15 * 60 * 1000;
+export const isFreshLine = (timestamp: string, now: Date): boolean => now.getTime() - Date.parse(timestamp) < freshForMs;
+
 export function approvalAlert(context: ServiceContext, record: ApprovalRecord, present: (record: ApprovalRecord) => Approval): { alert: ApprovalAlert; subject: Subject } | undefined {
   const approval = present(record);
   const run = context.store.runs.get(record.runId);

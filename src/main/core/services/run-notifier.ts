@@ -9,7 +9,7 @@ import type { StoreChange, StoredActivityLine } from '../store/commit-hooks';
 import type { ApprovalRecord } from '../store/repositories/approvals';
 import type { ChannelRecord } from '../store/repositories/notification-channels';
 import { approvalMessage, noticeMessage } from './alert-messages';
-import { approvalAlert, isNoticeLine, linkBase, noticeAlert, requestedApprovalId, sourceName, sourcesMatch, wantsAlerts } from './alerts';
+import { approvalAlert, isFreshLine, isNoticeLine, linkBase, noticeAlert, requestedApprovalId, sourceName, sourcesMatch, wantsAlerts } from './alerts';
 import type { ServiceContext } from './context';
 import type { NotificationDispatcher } from './notification-dispatcher';
 import { type NotificationRequest, type RunNotice, buildNotification } from './notification-message';
@@ -113,6 +113,7 @@ export function createRunNotifier(context: ServiceContext, dispatcher: Notificat
   }
 
   function lineWritten(line: StoredActivityLine): void {
+    if (!isFreshLine(line.timestamp, context.now())) return;
     const approvalId = requestedApprovalId(line.raw);
     const record = approvalId === undefined ? undefined : store.approvals.get(approvalId);
     const asked = record && approvalAlert(context, record, deps.presentApproval);
