@@ -15,7 +15,7 @@ export interface RawInput {
 export type Dispatch = (name: MappedName, raw: RawInput, caller?: Caller) => Promise<unknown>;
 
 /** Answers an operation here (`local`) or forwards it to the remote Steward it belongs to. */
-export type Route = (name: MappedName, raw: RawInput, caller: Caller, local: () => Promise<unknown>) => Promise<unknown>;
+export type Route = (name: MappedName, input: { query?: unknown }, raw: RawInput, caller: Caller, local: () => Promise<unknown>) => Promise<unknown>;
 
 export function createDispatch(handlers: Handlers, route?: Route): Dispatch {
   return async (name, raw, caller = adminCaller) => {
@@ -24,6 +24,6 @@ export function createDispatch(handlers: Handlers, route?: Route): Dispatch {
     // Validated here whatever answers it: a remote gets only what this Steward would take.
     const input = parseInput(operation, raw);
     const local = async () => (handlers[name] as (input: unknown, caller: Caller) => unknown)(input, caller);
-    return route ? route(name, raw, caller, local) : local();
+    return route ? route(name, input, raw, caller, local) : local();
   };
 }

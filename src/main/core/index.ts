@@ -60,6 +60,8 @@ export interface Core {
   /** http://host:port of the listener; the configured address when not listening. */
   url: string;
   dataDir: string;
+  /** The core's clock: what its timestamps are measured by. */
+  clock: Clock;
   close(): Promise<void>;
 }
 
@@ -145,6 +147,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       return url;
     },
     dataDir,
+    clock,
     async close() {
       // In-flight requests get a grace period to finish; a client that stalls mid-request
       // does not hold the shutdown hostage.

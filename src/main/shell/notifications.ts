@@ -68,7 +68,7 @@ export function showNotifications(core: Core, deps: { Notification: Notification
       return;
     }
     if (event.type === 'activity') {
-      if (!isFreshLine(event.event.timestamp, new Date())) return;
+      if (!isFreshLine(event.event.timestamp, core.clock.now())) return;
       const approvalId = requestedApprovalId(event.event.raw);
       if (approvalId && setting !== 'none') return ask(approvalId);
       const notice = noticeOf(event.event.raw);

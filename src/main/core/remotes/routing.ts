@@ -82,18 +82,19 @@ export function createRemoteRouting(remotes: RemotesService) {
     return answers.find((answer) => answer.status === 'fulfilled')?.value;
   }
 
-  async function merged(name: MappedName, route: Extract<Route, { by: 'list' }>, raw: RawInput, local: () => Promise<unknown>): Promise<unknown> {
-    const here = (await local()) as Record<string, Record<string, unknown>[]>;
-    const there = await Promise.allSettled(remotes.reachable().map((remoteId) => remotes.forward(remoteId, operations[name], raw, listWaitMs)));
-    const items = [...here[route.key]];
-    for (const answer of there) if (answer.status === 'fulfilled') items.push(...((answer.value as Record<string, Record<string, unknown>[]>)[route.key] ?? []));
+  /** This Steward's list and every reachable remote's, in the list's order; a remote that fails or is slow is left out (its state says why). */
+  async function merged(name: MappedName, route: Extract<Route, { by: 'list' }>, limit: number | undefined, raw: RawInput, local: () => Promise<unknown>): Promise<unknown> {
+    type Answer = Record<string, Record<string, unknown>[]>;
+    const [here, ...there] = await Promise.allSettled([local(), ...remotes.reachable().map((remoteId) => remotes.forward(remoteId, operations[name], raw, listWaitMs))]);
+    if (here.status === 'rejected') throw here.reason;
+    const items = [...(here.value as Answer)[route.key]];
+    for (const answer of there) if (answer.status === 'fulfilled') items.push(...((answer.value as Answer)[route.key] ?? []));
     items.sort(route.order);
-    const limit = Number((raw.query as Record<string, unknown> | undefined)?.limit ?? items.length);
-    return { ...here, [route.key]: route.limit ? items.slice(0, Number.isFinite(limit) && limit > 0 ? limit : 50) : items };
+    return { ...(here.value as Answer), [route.key]: limit === undefined ? items : items.slice(0, limit) };
   }
 
   /** Answers an operation here (`local`) or on the remote it belongs to. */
-  async function route(name: MappedName, raw: RawInput, caller: Caller, local: () => Promise<unknown>): Promise<unknown> {
+  async function route(name: MappedName, input: { query?: unknown }, raw: RawInput, caller: Caller, local: () => Promise<unknown>): Promise<unknown> {
     const rule = routes[name];
     if (!rule) return local();
     const operation = operations[name] as Operation;
@@ -121,7 +122,8 @@ export function createRemoteRouting(remotes: RemotesService) {
       }
       // A run's key sees this Steward's own; so does a list of one local instance.
       if (typeof instanceId === 'string' || caller.runId !== undefined || caller.instanceId !== undefined || remotes.reachable().length === 0) return local();
-      return merged(name, rule, raw, local);
+      const limit = (input.query as { limit?: number } | undefined)?.limit;
+      return merged(name, rule, rule.limit ? limit : undefined, raw, local);
     }
 
     // A resource: this Steward's own, or else a remote's. One that names a remote instance to move
