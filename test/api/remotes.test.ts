@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type TestCore, request, startTestCore, tempDir } from '../support/core';
 import { startReceiver } from '../support/receiver';
+import { trayState } from '../../src/main/shell/tray-state';
 import { type Server, runCli, startDaemon } from '../support/processes';
 
 const remoteDir = tempDir('steward-remote-');
@@ -282,7 +283,7 @@ describe('remotes', () => {
     expect((await there('DELETE', `/api/remotes/${backId}`)).status).toBe(204);
   });
 
-  it('notifies a remote run\'s end through this Steward\'s channels, like a local one', async () => {
+  it('tells of a remote run\'s end like a local one: its channels, the tray', async () => {
     const receiver = await startReceiver();
     try {
       const made = await local.api('POST', '/api/notification-channels', { name: 'Ops', kind: 'webhook', url: receiver.url, on: 'all' });
@@ -290,6 +291,8 @@ describe('remotes', () => {
       const sent = await local.api('POST', '/api/runs', { instanceId: serverInstance.id, prompt: 'tell me when done' });
       const delivery = await until('its notification', () => receiver.received.find((request) => request.body.includes(sent.body.run.id)));
       expect(JSON.parse(delivery.body)).toMatchObject({ type: 'run.succeeded', data: { runId: sent.body.run.id, instance: { id: serverInstance.id, name: 'Build box' } } });
+      // The tray shows it beside this Steward's runs.
+      expect(trayState(local.core).recent).toContainEqual(expect.objectContaining({ id: sent.body.run.id, title: 'Build box', status: 'succeeded' }));
       // The run's end is told once, however often the remote announces the run.
       await sleep(500);
       expect(receiver.received.filter((request) => request.body.includes(sent.body.run.id))).toHaveLength(1);

@@ -1,39 +1,13 @@
-// The tray: its menu rebuilt from Steward's state (see tray-menu.ts) when runs change, after a menu
+// The tray: its menu rebuilt from Steward's state (tray-state.ts, tray-menu.ts) when runs change, after a menu
 // action, and every minute for the "next fire" countdown; at most once a second, however fast a
 // run streams. Its icon follows the tray's light or dark colours.
 import { join } from 'node:path';
 import { Menu, type MenuItemConstructorOptions, Tray, nativeImage, nativeTheme } from 'electron';
-import type { Run } from '../../shared/contract';
 import type { Core } from '../core';
 import { systemClock } from '../core/scheduler/clock';
 import { throttle } from './throttle';
-import { type TrayAction, type TrayItem, type TrayRun, type TrayState, attentionCount, trayIconFile, trayMenu, trayTitle, trayTooltip } from './tray-menu';
-
-/** The tray counts the runs of the last day that need attention among the newest this many. */
-const attentionScanned = 200;
-
-function titleOf(core: Core, run: Run): string {
-  const source = run.sourceId ? (core.store.automations.get(run.sourceId) ?? core.store.webhooks.get(run.sourceId)) : undefined;
-  return source?.name ?? core.store.instances.get(run.instanceId)?.name ?? 'A prompt';
-}
-
-function state(core: Core): TrayState {
-  const scheduler = core.services.scheduler.state();
-  const at = scheduler.nextFireAt;
-  const due = at === null ? undefined : core.services.automations.list().find((automation) => automation.nextRuns[0] === at);
-  const runs = core.store.runs.list({ limit: attentionScanned });
-  const recent: TrayRun[] = runs.slice(0, 5).map((run) => ({ id: run.id, title: titleOf(core, run), status: run.status, finishedAt: run.finishedAt, outcome: run.outcome }));
-  const attention = attentionCount(runs, new Date());
-  return {
-    running: core.store.runs.count('running', 100),
-    queued: core.store.runs.count('queued', 1000),
-    paused: scheduler.paused,
-    nextFire: at === null ? null : { at, name: due?.name ?? 'an automation' },
-    recent,
-    attention,
-    storageProblem: core.services.storage.current()?.message,
-  };
-}
+import { type TrayAction, type TrayItem, trayIconFile, trayMenu, trayTitle, trayTooltip } from './tray-menu';
+import { trayState } from './tray-state';
 
 export function createTray(core: Core, iconDir: string, act: (action: TrayAction) => void): () => void {
   const icon = () => nativeImage.createFromPath(join(iconDir, trayIconFile(process.platform, nativeTheme.shouldUseDarkColors)));
@@ -55,7 +29,7 @@ export function createTray(core: Core, iconDir: string, act: (action: TrayAction
 
   const refresh = throttle(
     () => {
-      const current = state(core);
+      const current = trayState(core);
       tray.setToolTip(trayTooltip(current));
       tray.setTitle(trayTitle(current));
       tray.setContextMenu(Menu.buildFromTemplate(trayMenu(current, new Date()).map(toElectron)));

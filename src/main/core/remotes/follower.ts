@@ -38,6 +38,8 @@ export interface FollowerDeps {
   connection: (next: Connection) => void;
   /** A run, an instance or a changed resource the remote announced, to pass on as this Steward's own. */
   announce: (event: LiveEvent) => void;
+  /** Its newest runs, read when it connects (what happened while it was not followed), told to no one. */
+  runsSeen: (runs: Run[]) => void;
   /** Ids the remote owns (runs, threads, automations, webhooks), so calls naming them go there. */
   owns: (ids: Iterable<string>) => void;
 }
@@ -190,6 +192,10 @@ export function createFollower(deps: FollowerDeps) {
     failedSince = undefined;
     deps.connection({ state: 'connected', since, version, latencyMs });
     requestCatchUp();
+    client.call<{ runs: Run[] }>('GET', '/api/runs', { query: { limit: 50 }, signal }).then(
+      ({ runs }) => deps.runsSeen(runs.filter((run) => known().has(run.instanceId))),
+      () => {},
+    );
     const checks = setInterval(() => {
       if (Date.now() - lastByte > timing.stallMs) return streamFailure(new AppError('remote_unreachable', `${client.label} is unreachable: its event stream stalled.`));
       checkInstances().then(

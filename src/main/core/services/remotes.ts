@@ -2,7 +2,7 @@
 // their key), each connection's state as its follower last found it, their instances shown as
 // instances here, and the calls forwarded to them. The key is read from the secret box only to
 // make a request: it is never returned, logged or put in a message.
-import { type Instance, type LiveEvent, type Operation, type Remote, type RemoteCheck, contractVersion } from '../../../shared/contract';
+import { type Instance, type LiveEvent, type Operation, type Remote, type RemoteCheck, type Run, contractVersion } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { RawInput } from '../dispatch';
 import { newId } from '../ids';
@@ -18,6 +18,8 @@ export interface RemotesDeps {
   timing: RemoteTiming;
 }
 
+/** Runs remembered per remote for the tray (it shows the newest and counts those of the last day). */
+const recentKept = 200;
 /** Resource ids remembered per remote: enough for every run a busy day shows, bounded. */
 const ownersKept = 50_000;
 const idPattern = /^(run|thr|aut|whk|dlv|apr)_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -40,6 +42,8 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
   const followers = new Map<string, Follower>();
   const owners = new Map<string, string>();
   const lastConnected = new Map<string, string>();
+  // The newest runs of each remote, as its events and its run list said: for the tray.
+  const recent = new Map<string, Map<string, Run>>();
   let started = false;
 
   function find(id: string): RemoteRecord {
@@ -114,6 +118,16 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     while (owners.size > ownersKept) owners.delete(owners.keys().next().value!);
   }
 
+  function remember(remoteId: string, runs: Run[]): void {
+    const kept = recent.get(remoteId) ?? new Map<string, Run>();
+    recent.set(remoteId, kept);
+    // A run only moves forward (queued, waiting, running, ended): an older word about it never wins.
+    const stage = (run: Run | undefined) => (run === undefined ? -1 : run.status === 'queued' ? 0 : run.status === 'waiting' ? 1 : run.status === 'running' ? 2 : 3);
+    for (const run of runs) if (stage(run) >= stage(kept.get(run.id))) kept.set(run.id, run);
+    const ids = [...kept.keys()].sort();
+    for (const id of ids.slice(0, Math.max(0, ids.length - recentKept))) kept.delete(id);
+  }
+
   function follow(record: RemoteRecord): void {
     if (!started) return;
     let client: RemoteClient;
@@ -131,7 +145,11 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
       timing: deps.timing,
       client,
       connection: (next) => setConnection(record.id, next),
-      announce: deps.announce,
+      announce: (event) => {
+        if (event.type === 'run') remember(record.id, [event.run]);
+        deps.announce(event);
+      },
+      runsSeen: (runs) => remember(record.id, runs),
       owns: (ids) => own(record.id, ids),
     });
     followers.set(record.id, follower);
@@ -142,6 +160,7 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     const follower = followers.get(id);
     followers.delete(id);
     connections.delete(id);
+    recent.delete(id);
     await follower?.stop();
   }
 
@@ -223,6 +242,11 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     instance(id: string): Instance | undefined {
       const found = store.remotes.instance(id);
       return found && presentInstance(found.remoteId, found.instance);
+    },
+    /** The newest runs of the remotes connected now, newest first: what the tray shows beside this Steward's. */
+    recentRuns(): Run[] {
+      const runs = [...recent].flatMap(([remoteId, kept]) => (connectionOf(remoteId).state === 'connected' ? [...kept.values()] : []));
+      return runs.sort((a, b) => (a.id < b.id ? 1 : -1));
     },
     /** The remote an instance runs on, if it is a remote one. */
     locationOf: (instanceId: string): string | undefined => store.remotes.instance(instanceId)?.remoteId,
