@@ -21,12 +21,12 @@ let remotePort: number;
 const encode = (cursors: Cursors) => Buffer.from(JSON.stringify(cursors)).toString('base64');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
+async function until<T>(what: string | (() => string), check: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await sleep(100);
   }
 }
@@ -268,7 +268,12 @@ describe('remotes', () => {
     const back = await there('POST', '/api/remotes', { name: 'Laptop', url: local.url, apiKeyRef: 'laptop-key' });
     expect(back.status).toBe(201);
     const backId = back.body.remote.id as string;
-    await until('followed back', async () => ((await there('GET', `/api/remotes/${backId}`)).body.remote.state === 'connected' ? true : undefined));
+    let last: unknown;
+    await until(
+      () => `followed back (last seen: ${JSON.stringify(last)})`,
+      async () => ((last = (await there('GET', `/api/remotes/${backId}`)).body.remote).state === 'connected' ? true : undefined),
+      30_000,
+    );
     const localIds = local.core.store.instances.list().map((instance) => instance.id);
     const theirs = (await there('GET', '/api/instances')).body.instances as Instance[];
     expect(theirs.filter((instance) => instance.location === backId).map((instance) => instance.id)).toEqual(localIds);

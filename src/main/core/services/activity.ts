@@ -84,7 +84,8 @@ export function createActivityService(context: ServiceContext, directory: Instan
       const queues = inScope.map((instance) => {
         const head = headOf(instance.id);
         const from = Math.min(given[instance.id] ?? 0, head.lastLine);
-        return { id: instance.id, head, from, taken: from, page: [] as StoredActivityLine[], exhausted: false, skipped: Math.max(0, head.trimmedThrough - from) };
+        // An instance with nothing after its cursor is not read at all: a poll costs what is new.
+        return { id: instance.id, head, from, taken: from, page: [] as StoredActivityLine[], exhausted: from >= head.lastLine, skipped: Math.max(0, head.trimmedThrough - from) };
       });
       const refill = (queue: (typeof queues)[number]) => {
         if (queue.page.length > 0 || queue.exhausted) return;

@@ -44,6 +44,7 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
   const lastConnected = new Map<string, string>();
   // The newest runs of each remote, as its events and its run list said: for the tray.
   const recent = new Map<string, Map<string, Run>>();
+  let shown: { writes: number; instances: Instance[] } | undefined;
   let started = false;
 
   function find(id: string): RemoteRecord {
@@ -101,6 +102,8 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     connections.set(remoteId, next);
     if (next.state === 'connected') lastConnected.set(remoteId, next.since);
     const said = (connection: Connection | undefined) => (connection && 'error' in connection ? connection.error : undefined);
+    // Its instances are shown with the connection's state and error.
+    if (before?.state !== next.state || said(before) !== said(next)) shown = undefined;
     if (before?.state !== next.state || said(before) !== said(next) || next.state === 'connected') {
       deps.announce({ type: 'changed', resource: 'remote', id: remoteId });
     }
@@ -160,6 +163,7 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     const follower = followers.get(id);
     followers.delete(id);
     connections.delete(id);
+    shown = undefined;
     recent.delete(id);
     await follower?.stop();
   }
@@ -234,10 +238,13 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
 
     check,
 
-    /** Every remote instance, as shown here. */
+    /** Every remote instance, as shown here (made again only when they or a connection changed: every feed poll asks). */
     instances(): Instance[] {
+      if (shown?.writes === store.remotes.writes()) return shown.instances;
       const urls = new Map(store.remotes.list().map((remote) => [remote.id, remote.url]));
-      return store.remotes.instances().map(({ remoteId, instance }) => presentInstance(remoteId, instance, urls.get(remoteId)));
+      const instances = store.remotes.instances().map(({ remoteId, instance }) => presentInstance(remoteId, instance, urls.get(remoteId)));
+      shown = { writes: store.remotes.writes(), instances };
+      return instances;
     },
     instance(id: string): Instance | undefined {
       const found = store.remotes.instance(id);

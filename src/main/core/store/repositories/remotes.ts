@@ -37,7 +37,10 @@ export interface RemoteInstanceRecord {
 }
 
 export function createRemotesRepository(db: Database.Database, hooks: CommitHooks) {
+  // Counts every write, so that what is made from these rows can be kept until they change.
+  let writes = 0;
   const changed = (instanceId: string) => {
+    writes++;
     if (hooks.wanted) hooks.announce({ type: 'instance', instanceId });
   };
   const list = db.prepare<[], RemoteRow>('SELECT * FROM remotes ORDER BY created_at, id');
@@ -57,6 +60,8 @@ export function createRemotesRepository(db: Database.Database, hooks: CommitHook
   const parse = (text: string) => JSON.parse(text) as Instance;
 
   return {
+    /** A number that changes whenever a remote or a remote instance is written. */
+    writes: (): number => writes,
     list: (): RemoteRecord[] => list.all().map(toRemote),
     get: (id: string): RemoteRecord | undefined => {
       const row = get.get(id);
@@ -66,11 +71,18 @@ export function createRemotesRepository(db: Database.Database, hooks: CommitHook
       const row = byUrl.get(url);
       return row && toRemote(row);
     },
-    insert: (remote: RemoteRecord): void => void insert.run(remote),
-    update: (remote: RemoteRecord): void => void update.run(remote),
+    insert: (remote: RemoteRecord): void => {
+      writes++;
+      insert.run(remote);
+    },
+    update: (remote: RemoteRecord): void => {
+      writes++;
+      update.run(remote);
+    },
     /** Its instances go with it, and their activity lines (a trigger). */
     delete(id: string): string[] {
       const gone = instancesOf.all(id).map((row) => row.id);
+      writes++;
       remove.run(id);
       for (const instanceId of gone) changed(instanceId);
       return gone;
