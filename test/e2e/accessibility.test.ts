@@ -3,8 +3,10 @@
 // with no violations allowed, and no sideways scroll on Activity and Runs at 800 px. Screenshots
 // of each view in each theme go to test-artifacts/, and with UPDATE_SCREENSHOTS=1 to docs/screenshots/
 // (the README shows some), so that an ordinary test run leaves the checkout as it was. The views hold
-// an instance that is not sandboxed, a host a sandboxed run was refused, and a run waiting for a person; the agent form is checked
-// open with its Sandbox section (a refused row, the "off" warning) in both themes.
+// an instance that is not sandboxed, a host a sandboxed run was refused, a run waiting for a person,
+// and a remote Steward that cannot be reached; the agent form is checked open with its Sandbox
+// section (a refused row, the "off" warning) in both themes, and the remote Steward form with its
+// problems and a tested connection.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -122,6 +124,9 @@ beforeAll(async () => {
   const { webhook: gated } = await api<{ webhook: { token: string } }>('POST', '/api/webhooks', { name: 'Releases', promptTemplate: 'Release {{payload}}', approval: { mode: 'before-run', timeoutSeconds: 3600 } });
   await fetch(`${origin}/api/webhooks/trigger/${gated.token}`, { method: 'POST', body: 'api 1.5.0' });
   await api('PUT', '/api/secrets/OPENROUTER_KEY', { value: 'sk-example' });
+  // A remote Steward nothing answers at: Settings lists it unreachable, Instances says so once.
+  await api('PUT', '/api/secrets/laptop-key', { value: 'stw_example' });
+  await api('POST', '/api/remotes', { name: 'Laptop', url: 'http://127.0.0.1:9', apiKeyRef: 'laptop-key' });
   // A notification channel whose test failed: Settings shows its failed badge and error.
   const { channel } = await api<{ channel: { id: string } }>('POST', '/api/notification-channels', { name: 'Ops pager', kind: 'slack', url: 'http://127.0.0.1:9/services/T0/B0/x' });
   await api('POST', `/api/notification-channels/${channel.id}/test`, {});
@@ -176,6 +181,26 @@ describe.skipIf(skip)('accessibility', () => {
     await page.getByRole('button', { name: 'Edit docs' }).click();
     await expect.poll(() => page.getByLabel('Header 1 secret').isVisible()).toBe(true);
     await page.screenshot({ path: path.join(artifacts, 'settings-mcp-editor.png'), fullPage: true });
+    expect(await violations()).toEqual([]);
+  }, 60_000);
+
+  it('has no axe violations with a remote Steward being added: its problems, then a tested connection', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await open('settings', 'Settings');
+    expect(await page.getByRole('table', { name: 'Remote Stewards' }).getByRole('row', { name: /Laptop/ }).textContent()).toContain('unreachable');
+    await page.getByRole('button', { name: 'Add remote' }).click();
+    const form = page.getByRole('form', { name: 'Add a remote Steward' });
+    await form.getByLabel('Remote name').fill('Desk');
+    await form.getByLabel('Remote URL').fill('http://steward.example.com');
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => form.getByText(/^The URL must be https:\/\//).isVisible()).toBe(true);
+    expect(await violations()).toEqual([]);
+    await form.getByLabel('Remote URL').fill('http://127.0.0.1:9');
+    await form.getByLabel('API key').fill('stw_example');
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => form.locator('.check-result .badge.unreachable').isVisible(), { timeout: 15_000 }).toBe(true);
+    await page.screenshot({ path: path.join(artifacts, 'settings-remote-form.png'), fullPage: true });
     expect(await violations()).toEqual([]);
   }, 60_000);
 

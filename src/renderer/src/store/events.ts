@@ -1,6 +1,6 @@
 // Every live subscription of the UI, in one place: activity lines join the feed, run changes
-// update the runs, instance changes their cards, a changed automation, webhook or approval is reloaded
-// (an approval decided anywhere leaves every window's pending list). A
+// update the runs, instance changes their cards, a changed automation, webhook, approval or remote
+// Steward is reloaded (an approval decided anywhere leaves every window's pending list). A
 // line of a run whose thread or messages are shown fetches only what is new; a run that changes
 // status refreshes its instance's chats and its automation (last and next run); a webhook's new
 // run refreshes its shown deliveries. A `resync` (the stream reconnected, or fell behind) reloads
@@ -34,6 +34,7 @@ export function followLiveEvents(store: AppStore): () => void {
     const quietly = (work: Promise<unknown>) => void work.catch(() => undefined);
     for (const load of [state.loadAutomations, state.loadWebhooks, state.loadInstances, state.loadRuns, state.loadSettings, state.loadHealth, state.loadApprovals]) quietly(load());
     quietly(state.loadActivity());
+    if (state.remotes !== undefined) quietly(state.loadRemotes());
     if (state.runPage !== undefined) quietly(state.filterRuns());
     for (const threadId of Object.keys(state.threads)) quietly(state.loadThread(threadId));
     for (const runId of Object.keys(state.runMessages)) quietly(state.loadRunMessages(runId));
@@ -63,6 +64,7 @@ export function followLiveEvents(store: AppStore): () => void {
     if (event.type === 'changed') {
       if (event.resource === 'automation') void state.refreshAutomation(event.id).catch(() => undefined);
       else if (event.resource === 'approval') void state.loadApprovals().catch(() => undefined);
+      else if (event.resource === 'remote') void state.remoteChanged(event.id).catch(() => undefined);
       else void state.loadWebhooks().catch(() => undefined);
       return;
     }

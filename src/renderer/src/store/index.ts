@@ -11,6 +11,7 @@ import { type ChatsSlice, chatsSlice } from '../features/chat/chats-slice';
 import { type InstancesSlice, instancesSlice } from '../features/instances/instances-slice';
 import { type NotificationsSlice, notificationsSlice } from '../features/settings/notifications-slice';
 import { type OnboardingSlice, onboardingSlice } from '../features/onboarding/onboarding-slice';
+import { type RemotesSlice, remotesSlice } from '../features/settings/remotes-slice';
 import { type RunListSlice, runListSlice } from '../features/runs/run-list-slice';
 import { type RunsSlice, runsSlice } from '../features/runs/runs-slice';
 import { type SettingsSlice, settingsSlice } from '../features/settings/settings-slice';
@@ -22,7 +23,7 @@ export interface ClientSlice {
   client: StewardClient;
 }
 
-export type AppState = ClientSlice & AutomationsSlice & AutomationDetailsSlice & AgendaSlice & WebhooksSlice & InstancesSlice & RunsSlice & ActivitySlice & SettingsSlice & OnboardingSlice & ChatsSlice & RunListSlice & TunnelSlice & ToastsSlice & NotificationsSlice & ApprovalsSlice;
+export type AppState = ClientSlice & AutomationsSlice & AutomationDetailsSlice & AgendaSlice & WebhooksSlice & InstancesSlice & RunsSlice & ActivitySlice & SettingsSlice & OnboardingSlice & ChatsSlice & RunListSlice & TunnelSlice & ToastsSlice & NotificationsSlice & ApprovalsSlice & RemotesSlice;
 export type Slice<T> = StateCreator<AppState, [], [], T>;
 
 /** A fresh store on a client: one per window, and one per test. */
@@ -44,6 +45,7 @@ export function createAppStore(client: StewardClient) {
     ...toastsSlice(...args),
     ...notificationsSlice(...args),
     ...approvalsSlice(...args),
+    ...remotesSlice(...args),
   }));
 }
 

@@ -105,6 +105,7 @@ const statusIcons: Record<string, string> = {
   succeeded: '✓', running: '●', up: '●', queued: '◷', provisioning: '◷', connecting: '◷',
   delivered: '✓', pending: '◷', waiting: '?',
   failed: '✕', error: '✕', timed_out: '⧖', interrupted: '!', cancelled: '–', stopped: '■', off: '○',
+  connected: '●', unreachable: '✕', unauthorized: '⊘', incompatible: '!',
 };
 
 // A status whose word alone would not say it: a run that waits waits for a person.

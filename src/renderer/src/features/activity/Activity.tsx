@@ -13,6 +13,7 @@ import { denialFromRaw } from '../sandbox/sandbox';
 import { OnboardingGate } from '../onboarding/Onboarding';
 import { foldQuiet, quietRunsOf } from '../../lib/quiet-folds';
 import { QuietFold } from '../../ui/QuietFold';
+import { instanceLabel } from '../instances/instance-label';
 
 export { filterActivity, noFilters, timeWindows, type ActivityFilters } from './activity-filters';
 
@@ -21,7 +22,8 @@ const toggle = (list: string[], value: string) => (list.includes(value) ? list.f
 function FeedLine({ line }: { line: ActivityEvent }) {
   const { instances } = useApp();
   // An instance renamed since shows its name of now.
-  const instance = instances.find((each) => each.id === line.instanceId) ?? { name: line.instanceName, avatarUrl: line.avatarUrl };
+  const known = instances.find((each) => each.id === line.instanceId);
+  const instance = known ? { name: instanceLabel(known), avatarUrl: known.avatarUrl } : { name: line.instanceName, avatarUrl: line.avatarUrl };
   return (
     <div className="line" data-kind={line.kind}>
       <Time iso={line.timestamp} />
@@ -78,7 +80,7 @@ export function Activity() {
             <fieldset>
               <legend>Instance</legend>
               <div className="chips">
-                {instances.map((instance) => <button key={instance.id} aria-pressed={filters.instanceIds.includes(instance.id)} onClick={() => setFilters({ ...filters, instanceIds: toggle(filters.instanceIds, instance.id) })}>{instance.name}</button>)}
+                {instances.map((instance) => <button key={instance.id} aria-pressed={filters.instanceIds.includes(instance.id)} onClick={() => setFilters({ ...filters, instanceIds: toggle(filters.instanceIds, instance.id) })}>{instanceLabel(instance)}</button>)}
               </div>
             </fieldset>
             <button onClick={() => setFilters(noFilters)}>Reset filters</button>

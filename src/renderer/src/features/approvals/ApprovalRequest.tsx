@@ -7,6 +7,7 @@ import type { Approval } from '../../../../shared/contract';
 import { ApiError } from '../../lib/api';
 import { useApp } from '../../lib/app-context';
 import { ErrorLine, Time, useAction } from '../../ui/widgets';
+import { instanceLabel } from '../instances/instance-label';
 
 export const kindWords: Record<Approval['kind'], string> = {
   run: 'Start a run',
@@ -68,7 +69,7 @@ export function ApprovalRequest({ approval, showRun = true }: { approval: Approv
         <span className="badge pending">{kindWords[approval.kind]}</span>
       </div>
       <div className="hint">
-        {instance?.name ?? approval.instanceId}
+        {instance ? instanceLabel(instance) : approval.instanceId}
         {showRun && <> · <a href={`#/runs/${approval.runId}`}>See its run</a></>}
         {' · '}asked <Time iso={approval.createdAt} /> · expires <Time iso={approval.expiresAt} />
       </div>

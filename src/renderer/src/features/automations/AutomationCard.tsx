@@ -8,6 +8,7 @@ import { SpendSummary } from './SpendSummary';
 import { AutomationHistory } from './AutomationHistory';
 import { Badge, ConfirmButton, ErrorLine, Time, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
+import { instanceLabel } from '../instances/instance-label';
 
 /** The first of its next runs still ahead, re-derived every few seconds; once all are past, the automation is reloaded. */
 function NextRun({ automation }: { automation: Automation }) {
@@ -28,7 +29,8 @@ export function AutomationCard({ automation, onEdit }: { automation: Automation;
   const { automations, instances, saveAutomation, deleteAutomation, runAutomation, navigate } = useApp();
   const [history, setHistory] = useState(false);
   const action = useAction();
-  const instanceName = instances.find((each) => each.id === automation.instanceId)?.name ?? automation.instanceId;
+  const instance = instances.find((each) => each.id === automation.instanceId);
+  const instanceName = instance ? instanceLabel(instance) : automation.instanceId;
   const followed = automation.trigger && automations.find((each) => each.id === automation.trigger?.after.automationId);
   return (
     <article className="card" aria-label={automation.name}>

@@ -50,7 +50,7 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
         <textarea value={prompt} onChange={(event) => { setPrompt(event.target.value); action.clearFor('prompt'); }} placeholder="Look at yesterday's failed CI runs and summarise them." />
       </Field>
       <WhenFields when={when} timezone={timezone} onTimezone={setTimezone} others={automations.filter((each) => each.id !== automation?.id)} errorFor={action.errorFor} clearFor={action.clearFor} />
-      <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} />
+      <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} madeOn={automation?.instanceId} />
       <MemoryField value={memory} onChange={setMemory} error={action.errorFor('memory')} />
       {when.draft.mode === 'schedule' && (
         <Field label="Missed runs" error={action.errorFor('catchUp')} hint="When Steward was not running (or paused) at a scheduled time.">

@@ -9,6 +9,8 @@ import { Turns } from '../runs/Turns';
 import { Avatar, Badge, Empty, Time, statusText } from '../../ui/widgets';
 import { RunRequests } from '../approvals/ApprovalRequest';
 import { useApp } from '../../lib/app-context';
+import { HostBadge } from '../instances/HostBadge';
+import { instanceLabel, isRemote } from '../instances/instance-label';
 
 const ellipsis = (text: string, max = 60) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
@@ -23,7 +25,7 @@ function ChatList({ instance, threadId }: { instance: Instance; threadId: string
       <div className="field">
         <label htmlFor="chat-instance">Instance</label>
         <select id="chat-instance" value={instance.id} onChange={(event) => navigate(`/chat/${event.target.value}`)}>
-          {instances.map((each) => <option key={each.id} value={each.id}>{each.name}</option>)}
+          {instances.map((each) => <option key={each.id} value={each.id}>{instanceLabel(each)}</option>)}
         </select>
       </div>
       <button className="primary" onClick={() => navigate(`/chat/${instance.id}`)}>New chat</button>
@@ -89,11 +91,12 @@ function Conversation({ instance, threadId }: { instance: Instance; threadId: st
         <Avatar url={instance.avatarUrl} name={instance.name} />
         <strong>{instance.name}</strong>
         <Badge status={instance.status} />
+        <HostBadge instance={instance} />
         {instance.imageTag && <code>{instance.imageTag}</code>}
       </div>
       {instance.status === 'error' && (
         <div className="card error" role="alert">
-          {instance.name} is not ready: {instance.statusReason} <a href="#/instances">Edit its agent</a>
+          {instance.name} is not ready: {instance.statusReason} {isRemote(instance) ? <a href="#/settings">Remote Stewards in Settings</a> : <a href="#/instances">Edit its agent</a>}
         </div>
       )}
       {!messages ? (

@@ -1,65 +1,50 @@
-// Instances: cards with avatar, name, status, sandbox, image tag and fqdn; rename, avatar, "Edit
-// agent" (the same agent and sandbox form as a new instance; a change is probed again), "Sandbox it"
-// for one that runs unsandboxed; start and stop; chat.
-import { useState } from 'react';
-import type { Instance } from '../../../../shared/contract';
-import { describeAgent } from './AgentFields';
-import { AgentEditor, NewInstance } from './InstanceForms';
-import { SandboxBadge, SandboxIt } from '../sandbox/InstanceSandbox';
-import { Avatar, Badge, ConfirmButton, ErrorLine, useAction } from '../../ui/widgets';
+// Instances: this Steward's cards, then each remote Steward's under its name and host, with one
+// notice for a remote that is not connected (its cards stay, quieter); and "New instance".
+import { useEffect, useState } from 'react';
+import type { Instance, Remote } from '../../../../shared/contract';
+import { InstanceCard } from './InstanceCard';
+import { isRemote } from './instance-label';
+import { NewInstance } from './InstanceForms';
+import { RemoteNotice } from './RemoteNotice';
 import { useApp } from '../../lib/app-context';
 
-function Card({ instance }: { instance: Instance }) {
-  const { updateInstance, setInstanceRunning, deleteInstance, navigate } = useApp();
-  const [editingAgent, setEditingAgent] = useState(false);
-  const [renaming, setRenaming] = useState(false);
-  const [name, setName] = useState(instance.name);
-  const [avatarUrl, setAvatarUrl] = useState('');
-  const action = useAction();
+interface RemoteGroup {
+  id: string;
+  /** Undefined while the remotes are not loaded (or this one is unknown): its host names it. */
+  remote: Remote | undefined;
+  instances: Instance[];
+}
+
+/** Each remote's instances, the remotes in their order, and one group per location no loaded remote names. */
+export function remoteGroups(instances: Instance[], remotes: Remote[] | undefined): RemoteGroup[] {
+  const groups = new Map<string, RemoteGroup>((remotes ?? []).map((remote) => [remote.id, { id: remote.id, remote, instances: [] }]));
+  for (const instance of instances.filter(isRemote)) {
+    const group = groups.get(instance.location) ?? { id: instance.location, remote: undefined, instances: [] };
+    group.instances.push(instance);
+    groups.set(instance.location, group);
+  }
+  return [...groups.values()];
+}
+
+function RemoteSection({ group }: { group: RemoteGroup }) {
+  const title = `remote-${group.id}`;
   return (
-    <article className="card" aria-label={instance.name}>
-      <div className="row">
-        <Avatar url={instance.avatarUrl} name={instance.name} />
-        <div style={{ flex: 1, minWidth: 0 }}>
-          {renaming ? (
-            <form className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { name }); setRenaming(false); }); }}>
-              <input aria-label="New name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
-              <button className="primary" type="submit">Save</button>
-            </form>
-          ) : (
-            <strong>{instance.name}</strong>
-          )}
-          <div className="hint mono">{instance.fqdn}</div>
-        </div>
-        <div className="badges">
-          <Badge status={instance.status} />
-          <SandboxBadge instance={instance} />
-        </div>
-      </div>
-      <div className="hint">Agent: <span className="mono">{describeAgent(instance.agent)}</span> {instance.imageTag && <>· <code>{instance.imageTag}</code></>}</div>
-      <SandboxIt instance={instance} />
-      {instance.statusReason && <div className="error">{instance.statusReason}</div>}
-      <ErrorLine message={action.error?.message} />
-      <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>
-        <button onClick={() => navigate(`/chat/${instance.id}`)}>Chat</button>
-        {!renaming && <button onClick={() => { setName(instance.name); setRenaming(true); }}>Rename</button>}
-        {!editingAgent && <button onClick={() => setEditingAgent(true)}>Edit agent</button>}
-        {instance.status === 'stopped' ? <button onClick={() => void action.run(() => setInstanceRunning(instance.id, true))}>Start</button> : <button onClick={() => void action.run(() => setInstanceRunning(instance.id, false))}>Stop</button>}
-        {instance.status === 'error' && <button onClick={() => void action.run(() => setInstanceRunning(instance.id, true))}>Check again</button>}
-        {!instance.isDefault && <ConfirmButton label="Delete" danger question={`Delete ${instance.name}?`} confirm="Delete" onConfirm={() => void action.run(() => deleteInstance(instance.id))} />}
-      </div>
-      {editingAgent && <AgentEditor instance={instance} onDone={() => setEditingAgent(false)} />}
-      <form className="row" style={{ marginTop: 8 }} onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { avatarUrl }); setAvatarUrl(''); }); }}>
-        <input aria-label={`Avatar URL for ${instance.name}`} placeholder="https://… avatar (empty: initials)" value={avatarUrl} onChange={(event) => setAvatarUrl(event.target.value)} />
-        <button type="submit">Set avatar</button>
-      </form>
-    </article>
+    <section className="remote-group" aria-labelledby={title}>
+      <h3 id={title}>{group.remote?.name ?? 'Remote Steward'} <span className="hint mono">on {group.remote?.host ?? group.instances[0]?.fqdn}</span></h3>
+      {group.remote && <RemoteNotice remote={group.remote} />}
+      {group.instances.length === 0 && group.remote?.state === 'connected' && <div className="hint">No instances there yet.</div>}
+      <div className="cards">{group.instances.map((instance) => <InstanceCard key={instance.id} instance={instance} remote={group.remote} />)}</div>
+    </section>
   );
 }
 
 export function Instances() {
-  const { instances } = useApp();
+  const { instances, remotes, loadRemotes } = useApp();
   const [adding, setAdding] = useState(false);
+  useEffect(() => {
+    void loadRemotes().catch(() => undefined);
+  }, [loadRemotes]);
+  const groups = remoteGroups(instances, remotes);
   return (
     <section aria-labelledby="instances-title">
       <div className="bar">
@@ -68,7 +53,9 @@ export function Instances() {
         <button className="primary" onClick={() => setAdding(true)}>New instance</button>
       </div>
       {adding && <NewInstance onDone={() => setAdding(false)} />}
-      <div className="cards">{instances.map((instance) => <Card key={instance.id} instance={instance} />)}</div>
+      {groups.length > 0 && <h3>On this machine</h3>}
+      <div className="cards">{instances.filter((instance) => !isRemote(instance)).map((instance) => <InstanceCard key={instance.id} instance={instance} />)}</div>
+      {groups.map((group) => <RemoteSection key={group.id} group={group} />)}
     </section>
   );
 }

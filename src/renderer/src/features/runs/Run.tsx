@@ -14,6 +14,7 @@ import { type Usage, formatUsage, usageOf } from './usage';
 import { RetryFacts, RetryWait, RunOutcome } from './RunReliability';
 import { RunRequests } from '../approvals/ApprovalRequest';
 import { formatDuration } from '../../../../shared/format';
+import { instanceLabel } from '../instances/instance-label';
 
 /** Where a run came from, in words, and where to see that source. */
 function useSource(run: Run): { label: string; name: string; href: string | undefined } {
@@ -47,7 +48,7 @@ function Facts({ run }: { run: Run }) {
       <dt>Source</dt>
       <dd>{source.href ? <a href={source.href}>{source.name}</a> : source.name} <span className="hint">({source.label})</span></dd>
       <dt>Instance</dt>
-      <dd>{instance ? <a href={`#/chat/${instance.id}`}>{instance.name}</a> : run.instanceId}</dd>
+      <dd>{instance ? <a href={`#/chat/${instance.id}`}>{instanceLabel(instance)}</a> : run.instanceId}</dd>
       {run.parentRunId && (
         <>
           <dt>Started by</dt>

@@ -2,6 +2,7 @@
 import { type Instance, type RunSource, type RunStatus, runSources, runStatuses } from '../../../../shared/contract';
 import type { RunFilter } from './run-list-slice';
 import { Field, statusText } from '../../ui/widgets';
+import { instanceLabel } from '../instances/instance-label';
 
 export function RunFilters({ filter, instances, onChange }: { filter: RunFilter; instances: Instance[]; onChange: (filter: RunFilter) => void }) {
   return (
@@ -21,7 +22,7 @@ export function RunFilters({ filter, instances, onChange }: { filter: RunFilter;
       <Field label="Instance">
         <select value={filter.instanceId ?? ''} onChange={(event) => onChange({ ...filter, instanceId: event.target.value || undefined })}>
           <option value="">Any instance</option>
-          {instances.map((instance) => <option key={instance.id} value={instance.id}>{instance.name}</option>)}
+          {instances.map((instance) => <option key={instance.id} value={instance.id}>{instanceLabel(instance)}</option>)}
         </select>
       </Field>
     </form>

@@ -12,6 +12,7 @@ import { useApp } from '../../lib/app-context';
 import { visibleRuns } from './run-list-slice';
 import { foldQuiet, quietRun } from '../../lib/quiet-folds';
 import { QuietFold } from '../../ui/QuietFold';
+import { instanceLabel } from '../instances/instance-label';
 
 /** The tag of a run's source, as the activity labels it: a scheduled fire `cron`, run now `api`. */
 export function sourceTag(run: Run): string {
@@ -37,7 +38,10 @@ export function RunList() {
   useEffect(() => {
     void filterRuns().catch(() => undefined);
   }, [filterRuns]);
-  const nameOf = (id: string) => instances.find((each) => each.id === id)?.name ?? id;
+  const nameOf = (id: string) => {
+    const instance = instances.find((each) => each.id === id);
+    return instance ? instanceLabel(instance) : id;
+  };
   const shown = visibleRuns(runPage, runs, runFilter, runPageHasMore);
   const filtered = Boolean(runFilter.status || runFilter.source || runFilter.instanceId);
   if (shown.length === 0 && !filtered && runPage !== undefined) {

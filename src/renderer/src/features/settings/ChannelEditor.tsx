@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { type ChannelKind, type ChannelOn, type ChannelSource, type NotificationChannel, channelKinds } from '../../../../shared/contract';
 import { useApp } from '../../lib/app-context';
 import { SecretPicker } from './SecretPicker';
+import { instanceLabel } from '../instances/instance-label';
 import { ErrorLine, Field, useAction, useEscape } from '../../ui/widgets';
 
 export const kindNames: Record<ChannelKind, string> = { webhook: 'Webhook (signed)', ntfy: 'ntfy', slack: 'Slack', discord: 'Discord' };
@@ -34,7 +35,7 @@ export function ChannelEditor({ channel, onSaved, onCancel }: { channel?: Notifi
   const choices: [SourceType, string, { id: string; name: string }[]][] = [
     ['automation', 'Automations', automations],
     ['webhook', 'Webhooks', webhooks],
-    ['instance', 'Instances (runs on it)', instances],
+    ['instance', 'Instances (runs on it)', instances.map((instance) => ({ id: instance.id, name: instanceLabel(instance) }))],
   ];
   const toggle = (source: ChannelSource, checked: boolean) => setSources(checked ? [...sources, source] : sources.filter((each) => !sameSource(each, source)));
 

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import type { NotificationChannel, NotificationDelivery } from '../../../../shared/contract';
 import { useApp } from '../../lib/app-context';
 import { ChannelEditor, kindNames } from './ChannelEditor';
+import { instanceLabel } from '../instances/instance-label';
 import { Badge, ConfirmButton, CopyButton, ErrorLine, Field, Time, useAction } from '../../ui/widgets';
 
 const onNames: Record<NotificationChannel['on'], string> = { failures: 'failures', successes: 'successes', attention: 'runs that need attention', all: 'every finished run' };
@@ -14,7 +15,7 @@ function useSourceNames(): (channel: NotificationChannel) => string {
   const { automations, webhooks, instances } = useApp();
   return (channel) => {
     if (channel.sources.length === 0) return 'every run';
-    const lists = { automation: automations, webhook: webhooks, instance: instances };
+    const lists = { automation: automations, webhook: webhooks, instance: instances.map((instance) => ({ id: instance.id, name: instanceLabel(instance) })) };
     return channel.sources.map((source) => `${source.type} ${lists[source.type].find((each) => each.id === source.id)?.name ?? '(deleted)'}`).join(', ');
   };
 }

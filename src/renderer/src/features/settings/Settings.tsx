@@ -1,12 +1,13 @@
 // Settings: the agent new instances get, the built-in agent's MCP servers, notifications (on this
 // desktop, and run notification channels), launch at login (desktop app only), runner limits,
-// activity retention, the tunnel, secrets, API keys (a new key is shown once, with a copy button),
-// and where the data lives. Saves are confirmed with a toast.
+// activity retention, the tunnel, secrets, remote Stewards, API keys (a new key is shown once, with
+// a copy button), and where the data lives. Saves are confirmed with a toast.
 import { useEffect, useState } from 'react';
 import { type AgentConfig, type McpServerConfig, type NotificationPolicy, type Scope, type SettingsPatch, scopes } from '../../../../shared/contract';
 import { AgentFields } from '../instances/AgentFields';
 import { McpServersEditor } from '../instances/McpServersEditor';
 import { NotificationChannels } from './NotificationChannels';
+import { RemoteStewards } from './RemoteStewards';
 import { SecretsSettings } from './SecretsSettings';
 import { TunnelSettings } from './TunnelSettings';
 import { ConfirmButton, CopyButton, ErrorLine, Field, Time, useAction } from '../../ui/widgets';
@@ -24,7 +25,7 @@ function wholeNumber(text: string, min: number, max: number, allowEmpty: boolean
 }
 
 export function Settings() {
-  const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, loadChannels, toast } = useApp();
+  const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, loadChannels, loadRemotes, toast } = useApp();
   // The cards from the channels down wait for their lists: a list that arrived late would push
   // every card below it down (a layout shift), while cards that appear below nothing move nothing.
   const [listsLoaded, setListsLoaded] = useState(false);
@@ -38,8 +39,8 @@ export function Settings() {
   useEffect(() => setAgent(settings?.defaultAgent), [settings?.defaultAgent]);
   useEffect(() => setMcpServers(settings?.mcpServers ?? []), [settings?.mcpServers]);
   useEffect(() => {
-    void Promise.allSettled([loadTunnel(), loadSecrets(), loadChannels()]).then(() => setListsLoaded(true));
-  }, [loadTunnel, loadSecrets, loadChannels]);
+    void Promise.allSettled([loadTunnel(), loadSecrets(), loadChannels(), loadRemotes()]).then(() => setListsLoaded(true));
+  }, [loadTunnel, loadSecrets, loadChannels, loadRemotes]);
   const connecting = tunnel?.state === 'connecting';
   useEffect(() => {
     // The tunnel has no live event of its own: while it connects, ask now and then.
@@ -119,6 +120,7 @@ export function Settings() {
         <NotificationChannels />
         <TunnelSettings key={tunnel ? 'loaded' : 'loading'} />
         <SecretsSettings />
+        <RemoteStewards />
         <div className="card">
           <h3>API keys</h3>
           <form className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { setNewKey(await createApiKey(keyName, keyScope)); setKeyName(''); toast('success', 'API key created.'); }); }}>

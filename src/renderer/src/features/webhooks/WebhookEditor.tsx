@@ -105,7 +105,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
         Fence inserted payloads as untrusted data (recommended when outsiders can write into them: issues, comments, messages)
       </label>
       <SignatureField shown={check} stored={webhook?.signature} onChange={showCheck} error={checkError ?? action.errorFor('signature') ?? action.errorFor('signature.scheme')} />
-      <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} />
+      <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} madeOn={webhook?.instanceId} />
       <MemoryField value={memory} onChange={setMemory} error={action.errorFor('memory')} />
       <NotifyField value={notify} onChange={setNotify} error={action.errorFor('notify')} />
       <ApprovalFields approval={approvalDraft} errorFor={action.errorFor} />
