@@ -104,7 +104,8 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     const said = (connection: Connection | undefined) => (connection && 'error' in connection ? connection.error : undefined);
     // Its instances are shown with the connection's state and error.
     if (before?.state !== next.state || said(before) !== said(next)) shown = undefined;
-    if (before?.state !== next.state || said(before) !== said(next) || next.state === 'connected') {
+    // A new latency alone is not news: it shows when the remote is next read.
+    if (before?.state !== next.state || said(before) !== said(next)) {
       deps.announce({ type: 'changed', resource: 'remote', id: remoteId });
     }
     // Its instances' status follows the connection: say so for each when it changes.
