@@ -3,6 +3,7 @@ import { activityBench } from './activity';
 import { dispatchBench } from './dispatch';
 import { eventStreamBackpressureBench } from './event-stream-backpressure';
 import { mcpBench } from './mcp';
+import { remotesFeedBench } from './remotes-feed';
 import { sandboxBench } from './sandbox';
 import { schedulerBench, schedulerFiresBench } from './scheduler';
 import { startupBench } from './startup';
@@ -18,6 +19,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   mcp: mcpBench,
   sandbox: sandboxBench,
   'event-stream-backpressure': eventStreamBackpressureBench,
+  'remotes-feed': remotesFeedBench,
 };
 
 const only = process.argv[2];

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // The `steward` command: `serve` runs the core headless with the web UI; `keys` manages API keys;
 // `login-link` opens the web UI in a browser once; `service` runs `serve` at login; `backup`
-// copies the database; `mcp` serves the MCP tools over stdio. Built to out/main/cli.js, the
-// package's bin, run by plain Node.
+// copies the database; `mcp` serves the MCP tools over stdio; `remotes` manages the remote Stewards
+// followed. Built to out/main/cli.js, the package's bin, run by plain Node.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { backupDatabase } from './cli/backup';
+import { openSteward } from './cli/open-steward';
+import { remotesCommand } from './cli/remotes';
 import { type ServiceAction, serviceActions, serviceCommand } from './cli/service';
+import { UsageError } from './cli/usage-error';
 import { type ApiKey, type Scope, scopes } from '../shared/contract';
 import { type Core, createCore, defaultPort } from './core';
 import { resolveDataDir } from './core/data-dir';
@@ -33,12 +36,16 @@ Commands:
   backup FILE               A consistent copy of the database, safe while the daemon runs
   mcp                       Steward's MCP server over stdio: through the daemon on --port when one answers
                             (STEWARD_API_KEY), else on the data folder directly
+  remotes add NAME URL      Follow another Steward: its API key on stdin or in STEWARD_REMOTE_KEY (stored as the
+                            secret remote-NAME), or --key-ref SECRET naming a stored one; checks the connection
+  remotes list              The remote Stewards followed: id, name, URL, state, version, latency, error
+  remotes remove ID|NAME    Stop following one: its instances and lines go from here, nothing changes there
+                            (remotes act through the daemon serving the data folder, on --port with
+                            STEWARD_API_KEY, so it follows at once; with none running, on the data folder)
 
 Options:
   --data-dir DIR            Data folder (STEWARD_DATA_DIR; default: the OS's app data folder)
 `;
-
-class UsageError extends Error {}
 
 function parsePort(value: string | undefined): number {
   const raw = value ?? process.env.STEWARD_PORT;
@@ -154,6 +161,7 @@ async function main(argv: string[]): Promise<void> {
       name: { type: 'string' },
       scope: { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
+      'key-ref': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -170,6 +178,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'backup') return backup(dataDir, action);
   if (command === 'login-link') return loginLink(dataDir, parsePort(values.port));
   if (command === 'keys') return keys(dataDir, action, rest, values.name, values.scope);
+  if (command === 'remotes') return remotesCommand(() => openSteward(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY), action, rest, values['key-ref']);
   // Loaded only for this command: the MCP SDK is no part of `serve`'s start.
   if (command === 'mcp') return (await import('./cli/mcp')).mcp(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY);
   throw new UsageError(`Unknown command "${command}".`);

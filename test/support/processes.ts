@@ -45,9 +45,9 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** Runs the steward CLI to completion. */
-export function cliResult(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
+/** Runs the steward CLI to completion; `input` is written to its stdin (closed at once without it). */
+export function cliResult(args: string[], env: NodeJS.ProcessEnv = {}, input?: string) {
+  return spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env }, input });
 }
 
 /** Runs the steward CLI to completion and returns its stdout; throws when it fails. */

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataDirInUseError, acquireDataLock, isProcessAlive, lockFileName } from '../../src/main/core/data-lock';
+import { DataDirInUseError, acquireDataLock, dataDirServer, isProcessAlive, lockFileName } from '../../src/main/core/data-lock';
 import { identityOf } from '../../src/main/core/process-identity';
 import { tempDir } from '../support/core';
 
@@ -176,6 +176,23 @@ describe('the data folder lock', () => {
     }
     // The winner released it on the way out; nothing is left beside it.
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('tells who serves a folder without taking or touching the lock', () => {
+    const dir = tempDir();
+    expect(dataDirServer(dir)).toBeUndefined();
+    const lock = acquireDataLock(dir);
+    expect(dataDirServer(dir)).toEqual({ pid: process.pid });
+    lock.release();
+    writeLock(dir, { pid: process.ppid, hostname: os.hostname(), token: 'other', startedAt: '' });
+    expect(dataDirServer(dir)).toEqual({ pid: process.ppid });
+    writeLock(dir, { pid: deadPid(), hostname: os.hostname(), token: 'crashed', startedAt: '' });
+    expect(dataDirServer(dir)).toBeUndefined();
+    expect(readLock(dir).token).toBe('crashed');
+    writeLock(dir, { pid: 4242, hostname: 'other-host', token: 't', startedAt: '' });
+    expect(dataDirServer(dir)).toEqual({ pid: 4242, host: 'other-host' });
+    fs.writeFileSync(path.join(dir, lockFileName), '');
+    expect(dataDirServer(dir)).toEqual({ pid: null });
   });
 
   it('releases only its own lock', () => {

@@ -10,17 +10,7 @@ import { createCore, version } from '../core';
 import { createLogger } from '../core/logger';
 import { createMcpServer } from '../core/mcp-server';
 import { LineTransport } from './mcp-stdio';
-
-const probeTimeoutMs = 1_000;
-
-async function daemonAnswers(baseUrl: string): Promise<boolean> {
-  try {
-    const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(probeTimeoutMs) });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
+import { daemonAnswers } from './open-steward';
 
 /** Resolves when stdin closes: the client has gone. */
 function untilStdinCloses(): Promise<void> {

@@ -131,6 +131,24 @@ function removeStale(file: string, stale: Owner | 'garbage', token: string): voi
 // A lock file that does not parse is either being written (the no-hard-link fallback) or damaged.
 const garbageGraceMs = 10_000;
 
+/**
+ * The Steward serving the data folder now, if one does: read only, the lock is not taken (a
+ * command that takes it even for a moment could make a daemon starting then refuse to start).
+ * `pid` null: its lock is still being written; `host`: it runs on another machine.
+ */
+export function dataDirServer(dataDir: string): { pid: number | null; host?: string } | undefined {
+  const file = path.join(dataDir, lockFileName);
+  const owner = readOwner(file);
+  if (owner === null) return undefined;
+  if (owner === 'garbage') {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    return stat && Date.now() - stat.mtimeMs < garbageGraceMs ? { pid: null } : undefined;
+  }
+  if (owner.hostname !== os.hostname()) return { pid: owner.pid, host: owner.hostname };
+  const runs = owner.pid === process.pid ? heldHere.has(owner.token) : ownerRuns(owner);
+  return runs ? { pid: owner.pid } : undefined;
+}
+
 export function acquireDataLock(dataDir: string): DataLock {
   const file = path.join(dataDir, lockFileName);
   const { pid } = process;
