@@ -60,7 +60,9 @@ export async function buildHttpApp(
     bodyLimit: 1024 * 1024,
     // A request whose body stalls is answered 408 and closed (connection-limits.ts says how).
     requestTimeout: limits.requestTimeoutMs,
-    http: { requestTimeout: limits.requestTimeoutMs, headersTimeout: Math.min(60_000, limits.requestTimeoutMs), connectionsCheckingInterval: requestCheckMs(limits) },
+    // 64 KiB of request head (Node's default is 16): a feed poll's cursors name every instance,
+    // and 400 of them (this Steward's and its remotes') take 19 KB.
+    http: { maxHeaderSize: 64 * 1024, requestTimeout: limits.requestTimeoutMs, headersTimeout: Math.min(60_000, limits.requestTimeoutMs), connectionsCheckingInterval: requestCheckMs(limits) },
     clientErrorHandler: answerClientError,
     // A HEAD must never fire a trigger or redeem a login link, so a route answers HEAD only where it
     // says so: the operations' GETs (which only read) and the page's files.

@@ -26,7 +26,7 @@ export const defaultRemoteTiming: RemoteTiming = { minBackoffMs: 1_000, maxBacko
 export type Connection =
   | { state: 'connecting'; since: string }
   | { state: 'connected'; since: string; version: string; latencyMs: number }
-  | { state: Exclude<FailureKind, never>; since: string; error: string };
+  | { state: FailureKind; since: string; error: string };
 
 export interface FollowerDeps {
   remoteId: string;
@@ -45,6 +45,7 @@ export interface FollowerDeps {
 }
 
 const pageLimit = 1000;
+const instancesPerRequest = 100;
 const encodeCursors = (cursors: Record<string, number>) => Buffer.from(JSON.stringify(cursors)).toString('base64url');
 
 export function createFollower(deps: FollowerDeps) {
@@ -104,18 +105,23 @@ export function createFollower(deps: FollowerDeps) {
   /** Fetches every line after the ones held, page by page, in each instance's order. */
   async function catchUp(): Promise<void> {
     const ids = known();
-    let cursors: Record<string, number> = Object.fromEntries([...ids].map((id) => [id, store.activity.head(id).lastLine]));
-    for (;;) {
-      const page = await client.call<{ events: ActivityEvent[]; cursors: Record<string, number>; hasMore: boolean }>('GET', '/api/activity', {
-        query: { cursors: encodeCursors(cursors), limit: pageLimit, location: 'local' },
-        signal: stopper.signal,
-      });
-      store.transaction(() => {
-        for (const event of page.events) if (ids.has(event.instanceId)) store.activity.mirror(toLine(event), true);
-      });
-      deps.owns(page.events.flatMap((event) => (event.runId ? [event.runId] : [])));
-      if (!page.hasMore) return;
-      cursors = page.cursors;
+    // A hundred instances a request keeps the query's cursors far below any server's header limit.
+    const all = [...ids];
+    for (let start = 0; start < all.length; start += instancesPerRequest) {
+      const chunk = all.slice(start, start + instancesPerRequest);
+      let cursors: Record<string, number> = Object.fromEntries(chunk.map((id) => [id, store.activity.head(id).lastLine]));
+      for (;;) {
+        const page = await client.call<{ events: ActivityEvent[]; cursors: Record<string, number>; hasMore: boolean }>('GET', '/api/activity', {
+          query: { cursors: encodeCursors(cursors), instanceIds: chunk.join(','), limit: pageLimit, location: 'local' },
+          signal: stopper.signal,
+        });
+        store.transaction(() => {
+          for (const event of page.events) if (ids.has(event.instanceId)) store.activity.mirror(toLine(event), true);
+        });
+        deps.owns(page.events.flatMap((event) => (event.runId ? [event.runId] : [])));
+        if (!page.hasMore) break;
+        cursors = page.cursors;
+      }
     }
   }
 
@@ -225,7 +231,7 @@ export function createFollower(deps: FollowerDeps) {
   }
 
   function failed(error: unknown): void {
-    const kind = failureKind(error) ?? 'unreachable';
+    const kind = failureKind(error);
     const message = error instanceof Error ? error.message : String(error);
     if (failedSince?.kind !== kind) failedSince = { kind, since: deps.now().toISOString() };
     connected = undefined;

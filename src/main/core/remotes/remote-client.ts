@@ -20,12 +20,13 @@ export const defaultRequestTimeoutMs = 15_000;
 /** What a failure says about the connection: the remote's state it leads to. */
 export type FailureKind = 'unreachable' | 'unauthorized' | 'incompatible';
 
-export function failureKind(error: unknown): FailureKind | undefined {
+export function failureKind(error: unknown): FailureKind {
   if (!(error instanceof AppError)) return 'unreachable';
-  if (error.code === 'remote_unreachable') return 'unreachable';
   if (error.code === 'remote_unauthorized') return 'unauthorized';
-  if (error.code === 'remote_incompatible') return 'incompatible';
-  return undefined;
+  // The remote refused what this Steward asked as malformed: they do not speak the same API.
+  if (error.code === 'remote_incompatible' || (error.status >= 400 && error.status < 500)) return 'incompatible';
+  // Unreachable, or busy (429, a full disk there): trying again later may pass.
+  return 'unreachable';
 }
 
 export function hostOf(url: string): string {
@@ -50,7 +51,8 @@ function networkCause(error: unknown): string {
 }
 
 export function createRemoteClient(target: RemoteTarget) {
-  const label = `Remote “${target.name}” (${hostOf(target.url)})`;
+  const host = hostOf(target.url);
+  const label = target.name === host ? `The Steward at ${host}` : `Remote “${target.name}” (${host})`;
   // Belt and braces: no message built here holds the key, and none from elsewhere may either.
   const redact = (text: string) => (target.key ? text.split(target.key).join('[redacted]') : text);
 

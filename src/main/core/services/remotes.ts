@@ -182,7 +182,7 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
 
   async function check(input: { url: string; apiKeyRef: string; name?: string }): Promise<RemoteCheck> {
     const failed = (error: unknown): RemoteCheck => ({
-      state: failureKind(error) ?? 'unreachable',
+      state: failureKind(error),
       version: null,
       latencyMs: null,
       error: error instanceof Error ? error.message : String(error),
