@@ -105,6 +105,15 @@ describe('GET /api/activity', () => {
     expect((await poll(`?cursors=${encode(filtered.cursors)}`)).events).toEqual([]);
   });
 
+  it('takes the cursors of 1,000 instances in one poll (a 48 KB query: its own and its remotes\' instances)', async () => {
+    const many: Cursors = { [a]: 0 };
+    for (let i = 0; i < 1000; i++) many[`ins_01KREM0TE${String(i).padStart(17, '0')}`] = 5;
+    const query = `?cursors=${encode(many)}`;
+    expect(query.length).toBeGreaterThan(40_000);
+    const feed = await poll(query);
+    expect(feed.events.filter((event) => event.instanceId === a).length).toBeGreaterThan(0);
+  });
+
   it('refuses bad cursors and bad filters with a clear 400', async () => {
     for (const bad of ['%%%', encode([1, 2] as unknown as Cursors), Buffer.from('{"x":-1}').toString('base64'), Buffer.from('{"x":1.5}').toString('base64'), Buffer.from('not json').toString('base64')]) {
       const response = await t.api('GET', `/api/activity?cursors=${encodeURIComponent(bad)}`);
