@@ -1,11 +1,14 @@
 // The desktop notification of an approval (src/main/shell/notifications.ts) on the faithful fake of
 // Electron's Notification, with a real core: on macOS and Windows it has Allow and Deny buttons that
 // decide as the app does (decidedBy 'ui', the run started or cancelled); decided elsewhere, it goes;
-// on Linux it has no buttons and a click opens the Needs-you list.
+// on Linux it has no buttons and a click opens the Needs-you list. A remote Steward's approval is
+// asked here too, and decided there.
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { showNotifications } from '../../src/main/shell/notifications';
 import { ManualClock } from '../support/clock';
-import { type TestCore, request, startTestCore } from '../support/core';
+import { type TestCore, request, startTestCore, tempDir } from '../support/core';
+import { runCli, startDaemon } from '../support/processes';
 import { fakeNotifications } from '../support/fake-electron';
 
 const echo = { provider: 'command', preset: 'custom', command: 'echo', args: ['done'] };
@@ -83,4 +86,33 @@ describe('the desktop notification of an approval', () => {
     expect(opened).toEqual(['/needs-you']);
     expect(await approvalOf(t, approvalId)).toMatchObject({ status: 'pending' });
   });
+
+  it("asks on this machine for a remote Steward's approval, and Allow decides it there", async () => {
+    const remoteDir = tempDir('steward-remote-');
+    const key = runCli(['keys', 'create', '--name', 'laptop', '--data-dir', remoteDir]).trim().split('\n').at(-1)!;
+    const remote = await startDaemon(remoteDir);
+    cleanups.push(() => fs.rmSync(remoteDir, { recursive: true, force: true }), () => remote.stop());
+    const there = (method: string, route: string, body?: unknown) =>
+      request(`${remote.url}${route}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const instance = (await there('POST', '/api/instances', { name: 'Server deployer', agent: echo, sandbox: { mode: 'off', network: [], readDeny: [], writeAllow: [] } })).body.instance;
+    const webhook = (await there('POST', '/api/webhooks', { name: 'Deploy', promptTemplate: 'Deploy {{payload}}', instanceId: instance.id, approval: { mode: 'before-run', timeoutSeconds: 3600 } })).body.webhook;
+
+    const t = await startTestCore({ remoteTiming: { minBackoffMs: 200, maxBackoffMs: 1_000, checkEveryMs: 1_000, stallMs: 20_000 } });
+    cleanups.push(() => t.close());
+    await t.api('PUT', '/api/secrets/server-key', { value: key });
+    const { remote: added } = (await t.api('POST', '/api/remotes', { name: 'Server', url: remote.url, apiKeyRef: 'server-key' })).body;
+    await until(async () => (await t.api('GET', `/api/remotes/${added.id}`)).body.remote.state, (state) => state === 'connected', 'the remote');
+    const fake = fakeNotifications({ platform: 'darwin' });
+    cleanups.push(showNotifications(t.core, { Notification: fake.Notification, platform: 'darwin', open: () => {} }));
+
+    const fired = await request(webhook.triggerUrl, { method: 'POST', body: 'v9', headers: { 'content-type': 'text/plain' } });
+    const runId = fired.body.run.id as string;
+    await until(() => fake.shown.length, (count) => count > 0, 'the notification');
+    expect(fake.shown[0].options).toMatchObject({ title: 'Steward asks: Start a run of webhook "Deploy"?', body: 'Deploy v9' });
+    fake.shown[0].act(0);
+    await until(async () => (await there('GET', `/api/runs/${runId}`)).body.run.status, (status) => status === 'succeeded', 'the run there');
+    const [approval] = (await there('GET', `/api/approvals?runId=${runId}`)).body.approvals;
+    expect(approval).toMatchObject({ status: 'allowed' });
+    await until(() => fake.shown[0].visible, (visible) => !visible, 'the notification to close');
+  }, 60_000);
 });

@@ -4,6 +4,7 @@
 // Deny buttons where the platform shows notification actions (macOS and Windows), deciding through
 // the core's dispatch as the app does ('ui'); elsewhere a click opens the request. Electron's
 // Notification comes in as an argument, so a faithful fake can stand in for it in tests.
+import type { Approval } from '../../shared/contract';
 import type { Core } from '../core';
 import { noticeOf } from '../core/services/notices';
 import { isFreshLine, requestedApprovalId } from '../core/services/alerts';
@@ -37,10 +38,19 @@ export function showNotifications(core: Core, deps: { Notification: Notification
     });
   }
 
-  function ask(id: string): void {
-    const record = core.store.approvals.get(id);
-    if (record?.status !== 'pending') return;
-    const { options, actions } = approvalNotification(core.services.approvals.present(record), deps.platform);
+  /** This Steward's approval, or a remote's (asked of it: dispatch forwards it). */
+  async function approvalOf(id: string): Promise<Approval | undefined> {
+    try {
+      return ((await core.dispatch('approvals.get', { params: { id } })) as { approval: Approval }).approval;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function ask(id: string): Promise<void> {
+    const approval = await approvalOf(id);
+    if (approval?.status !== 'pending' || asking.has(id)) return;
+    const { options, actions } = approvalNotification(approval, deps.platform);
     const notification = new Notification(options);
     notification.on('click', () => open('/needs-you'));
     if (actions) {
@@ -61,16 +71,19 @@ export function showNotifications(core: Core, deps: { Notification: Notification
     const setting = core.services.settings.get().notifications.on;
     if (event.type === 'changed' && event.resource === 'approval') {
       // Decided anywhere: its notification goes.
-      if (asking.has(event.id) && core.store.approvals.get(event.id)?.status !== 'pending') {
-        asking.get(event.id)?.close();
-        asking.delete(event.id);
+      if (asking.has(event.id)) {
+        void approvalOf(event.id).then((approval) => {
+          if (approval?.status === 'pending') return;
+          asking.get(event.id)?.close();
+          asking.delete(event.id);
+        });
       }
       return;
     }
     if (event.type === 'activity') {
       if (!isFreshLine(event.event.timestamp, core.clock.now())) return;
       const approvalId = requestedApprovalId(event.event.raw);
-      if (approvalId && setting !== 'none') return ask(approvalId);
+      if (approvalId && setting !== 'none') return void ask(approvalId);
       const notice = noticeOf(event.event.raw);
       if (!notice || setting === 'none') return;
       const notification = new Notification({ title: notice.title, body: notice.body });
