@@ -65,10 +65,13 @@ export const routes: Partial<Record<MappedName, Route>> = {
 /** How long a merged list waits for a remote before leaving it out. */
 const listWaitMs = 5_000;
 
+/** An agent's run (its key, or the built-in agent's Steward tools): it never reaches another Steward. */
+const isAgent = (caller: Caller) => caller.runId !== undefined || caller.instanceId !== undefined;
+
 export function createRemoteRouting(remotes: RemotesService) {
   /** Refused for an agent's run: what a stranger's webhook started stays on this machine. */
   function assertMayForward(caller: Caller, operation: Operation): void {
-    if (caller.runId !== undefined || caller.instanceId !== undefined) {
+    if (isAgent(caller)) {
       throw new AppError('forbidden', `An agent's run cannot call ${operation.name} on another Steward's instances: only a person's key or the app can.`);
     }
   }
@@ -121,7 +124,7 @@ export function createRemoteRouting(remotes: RemotesService) {
         return remotes.forward(remoteId, operation, raw);
       }
       // A run's key sees this Steward's own; so does a list of one local instance.
-      if (typeof instanceId === 'string' || caller.runId !== undefined || caller.instanceId !== undefined || remotes.reachable().length === 0) return local();
+      if (typeof instanceId === 'string' || isAgent(caller) || remotes.reachable().length === 0) return local();
       const limit = (input.query as { limit?: number } | undefined)?.limit;
       return merged(name, rule, rule.limit ? limit : undefined, raw, local);
     }
@@ -135,7 +138,7 @@ export function createRemoteRouting(remotes: RemotesService) {
       return await local();
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'not_found' || typeof params.id !== 'string') throw error;
-      if (caller.runId !== undefined || caller.instanceId !== undefined) throw error;
+      if (isAgent(caller)) throw error;
       const owner = await ownerOf(params.id, rule.collection);
       if (!owner) {
         if (typeof body.instanceId === 'string' && remotes.locationOf(body.instanceId)) {
