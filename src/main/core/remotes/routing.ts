@@ -5,7 +5,7 @@
 // themselves, the feed, which is kept here) is only ever this Steward's.
 import { type Operation, type OperationName, operations } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
-import { type Caller, assertOwnInstance } from '../caller';
+import type { Caller } from '../caller';
 import type { RawInput } from '../dispatch';
 import type { MappedName } from '../handlers';
 import type { RemotesService } from '../services/remotes';
@@ -110,7 +110,6 @@ export function createRemoteRouting(remotes: RemotesService) {
       const remoteId = typeof instanceId === 'string' ? remotes.locationOf(instanceId) : undefined;
       if (!remoteId) return local();
       assertMayForward(caller, operation);
-      assertOwnInstance(caller, instanceId as string);
       const output = await remotes.forward(remoteId, operation, raw);
       if (name === 'instances.delete') remotes.forget(instanceId as string);
       return output;
