@@ -307,7 +307,7 @@ describe('remotes', () => {
     }
   });
 
-  it('shows a revoked key as unauthorized, and forgets the remote when removed', async () => {
+  it('shows a revoked key as unauthorized, takes a new one, and forgets the remote when removed', async () => {
     const { apiKeys } = (await there('GET', '/api/keys')).body as { apiKeys: { id: string; name: string }[] };
     const laptop = apiKeys.find((key) => key.name === 'laptop')!;
     expect((await there('DELETE', `/api/keys/${laptop.id}`)).status).toBe(204);
@@ -318,6 +318,12 @@ describe('remotes', () => {
     expect(refused.error).toMatch(/refused this Steward's key/);
     expect(refused.error).not.toContain(remoteKey);
     expect((await local.api('GET', `/api/instances/${serverInstance.id}`)).body.instance.status).toBe('error');
+
+    // A new key stored under the same secret is used at the next attempt.
+    remoteKey = runCli(['keys', 'create', '--name', 'laptop again', '--data-dir', remoteDir]).trim().split('\n').at(-1)!;
+    expect((await local.api('PUT', '/api/secrets/server-key', { value: remoteKey })).status).toBe(200);
+    await until('connected with the new key', async () => ((await remoteState(remoteId)).state === 'connected' ? true : undefined));
+    expect((await local.api('GET', `/api/instances/${serverInstance.id}`)).body.instance.status).toBe('running');
 
     expect((await local.api('DELETE', `/api/remotes/${remoteId}`)).status).toBe(204);
     expect((await local.api('GET', `/api/instances/${serverInstance.id}`)).status).toBe(404);

@@ -34,7 +34,8 @@ export interface FollowerDeps {
   logger: Logger;
   now: () => Date;
   timing: RemoteTiming;
-  client: RemoteClient;
+  /** A client with the key as stored now (a secret given a new value is used at the next attempt); throws when there is none. */
+  connect: () => RemoteClient;
   connection: (next: Connection) => void;
   /** A run, an instance or a changed resource the remote announced, to pass on as this Steward's own. */
   announce: (event: LiveEvent) => void;
@@ -49,7 +50,8 @@ const instancesPerRequest = 100;
 const encodeCursors = (cursors: Record<string, number>) => Buffer.from(JSON.stringify(cursors)).toString('base64url');
 
 export function createFollower(deps: FollowerDeps) {
-  const { store, client, remoteId, timing } = deps;
+  const { store, remoteId, timing } = deps;
+  let client: RemoteClient;
   const stopper = new AbortController();
   let connected: { version: string; since: string } | undefined;
   let failedSince: { kind: FailureKind; since: string } | undefined;
@@ -244,6 +246,7 @@ export function createFollower(deps: FollowerDeps) {
     while (!stopper.signal.aborted) {
       let wasConnected = false;
       try {
+        client = deps.connect();
         const version = await checkContract();
         const latencyMs = await checkInstances();
         wasConnected = true;

@@ -134,20 +134,13 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
 
   function follow(record: RemoteRecord): void {
     if (!started) return;
-    let client: RemoteClient;
-    try {
-      client = clientOf(record);
-    } catch (error) {
-      setConnection(record.id, { state: 'unauthorized', since: isoNow(context), error: (error as Error).message });
-      return;
-    }
     const follower = createFollower({
       remoteId: record.id,
       store,
       logger: context.logger,
       now: context.now,
       timing: deps.timing,
-      client,
+      connect: () => clientOf(record),
       connection: (next) => setConnection(record.id, next),
       announce: (event) => {
         if (event.type === 'run') remember(record.id, [event.run]);
