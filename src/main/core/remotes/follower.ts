@@ -176,7 +176,9 @@ export function createFollower(deps: FollowerDeps) {
       store.transaction(() => store.remotes.putInstance(remoteId, instance, deps.now().toISOString()));
       knownIds?.add(instance.id);
     } else if (name === 'changed') {
-      const change = JSON.parse(data) as { resource: 'automation' | 'webhook' | 'approval'; id: string };
+      const change = JSON.parse(data) as { resource: 'automation' | 'webhook' | 'approval' | 'remote'; id: string };
+      // Its own remotes are its business: no chains.
+      if (change.resource === 'remote') return;
       deps.owns([change.id]);
       deps.announce({ type: 'changed', resource: change.resource, id: change.id });
     } else if (name === 'reset') {
