@@ -288,7 +288,7 @@ describe('remotes', () => {
     expect((await there('DELETE', `/api/remotes/${backId}`)).status).toBe(204);
   });
 
-  it('tells of a remote run\'s end like a local one: its channels, the tray', async () => {
+  it('tells of a remote run\'s end like a local one: its channels, the tray, also one that ended while it was away', async () => {
     const receiver = await startReceiver();
     try {
       const made = await local.api('POST', '/api/notification-channels', { name: 'Ops', kind: 'webhook', url: receiver.url, on: 'all' });
@@ -301,6 +301,18 @@ describe('remotes', () => {
       // The run's end is told once, however often the remote announces the run.
       await sleep(500);
       expect(receiver.received.filter((request) => request.body.includes(sent.body.run.id))).toHaveLength(1);
+
+      // A run that ends while the remote cannot be followed (here: it answers on another port) is
+      // told when it can be again.
+      await remote.stop();
+      await until('unreachable', async () => ((await remoteState(remoteId)).state === 'unreachable' ? true : undefined));
+      remote = await startDaemon(remoteDir);
+      const unseen = await there('POST', '/api/runs', { instanceId: serverInstance.id, prompt: 'while nobody followed' });
+      await until('the unseen run to end', async () => ((await there('GET', `/api/runs/${unseen.body.run.id}`)).body.run.status === 'succeeded' ? true : undefined));
+      await remote.stop();
+      remote = await startDaemon(remoteDir, ['--port', String(remotePort)]);
+      const told = await until('its notification', () => receiver.received.find((request) => request.body.includes(unseen.body.run.id)));
+      expect(JSON.parse(told.body)).toMatchObject({ type: 'run.succeeded', data: { runId: unseen.body.run.id } });
       expect((await local.api('DELETE', `/api/notification-channels/${made.body.channel.id}`)).status).toBe(204);
     } finally {
       await receiver.close();

@@ -55,6 +55,8 @@ export function createFollower(deps: FollowerDeps) {
   const stopper = new AbortController();
   let connected: { version: string; since: string } | undefined;
   let failedSince: { kind: FailureKind; since: string } | undefined;
+  /** When the connection was last lost: runs that ended after it ended unseen. */
+  let lostAt: string | undefined;
   let wake: (() => void) | undefined;
 
   // Its instances' ids, read again whenever they change here: every streamed line and run is checked against them.
@@ -202,10 +204,15 @@ export function createFollower(deps: FollowerDeps) {
     failedSince = undefined;
     deps.connection({ state: 'connected', since, version, latencyMs });
     requestCatchUp();
-    client.call<{ runs: Run[] }>('GET', '/api/runs', { query: { limit: 50 }, signal }).then(
-      ({ runs }) => deps.runsSeen(runs.filter((run) => known().has(run.instanceId))),
-      () => {},
-    );
+    const away = lostAt;
+    lostAt = undefined;
+    client.call<{ runs: Run[] }>('GET', '/api/runs', { query: { limit: 50 }, signal }).then(({ runs }) => {
+      const ours = runs.filter((run) => known().has(run.instanceId));
+      deps.runsSeen(ours);
+      // What ended while it could not be followed is told now, oldest first, as if it had been seen.
+      const missed = away === undefined ? [] : ours.filter((run) => run.finishedAt !== null && run.finishedAt > away);
+      for (const run of missed.reverse()) deps.announce({ type: 'run', run });
+    }, () => {});
     const checks = setInterval(() => {
       if (Date.now() - lastByte > timing.stallMs) return streamFailure(new AppError('remote_unreachable', `${client.label} is unreachable: its event stream stalled.`));
       checkInstances().then(
@@ -238,6 +245,7 @@ export function createFollower(deps: FollowerDeps) {
     const kind = failureKind(error);
     const message = error instanceof Error ? error.message : String(error);
     if (failedSince?.kind !== kind) failedSince = { kind, since: deps.now().toISOString() };
+    if (connected) lostAt = deps.now().toISOString();
     connected = undefined;
     deps.connection({ state: kind, since: failedSince.since, error: message });
   }
