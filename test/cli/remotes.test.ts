@@ -51,7 +51,7 @@ describe('steward remotes, through the daemon serving the data folder', () => {
   it('adds a remote with its key on stdin; the daemon follows it at once; list shows its state; the key is never printed', async () => {
     const added = steward(['remotes', 'add', 'Build server', remote.url], { stdin: `${remoteKey}\n` });
     expect(added.stderr).toBe('');
-    expect(added.status).toBe(0);
+    expect(added.status, added.stderr).toBe(0);
     expect(added.stdout).toContain('Added remote “Build server”');
     expect(added.stdout).toContain('the secret remote-build-server');
     expect(added.stdout).toMatch(/Connected: Steward \S+, 1 instance, \d+ ms\./);
@@ -68,7 +68,7 @@ describe('steward remotes, through the daemon serving the data folder', () => {
     expect(instances.filter((instance: { location: string }) => instance.location === remoteId)).toHaveLength(1);
 
     const listed = steward(['remotes', 'list']);
-    expect(listed.status).toBe(0);
+    expect(listed.status, listed.stderr).toBe(0);
     const [header, row, ...more] = listed.stdout.trim().split('\n');
     expect(header.split(/\s{2,}/)).toEqual(['ID', 'NAME', 'URL', 'STATE', 'VERSION', 'LATENCY', 'ERROR']);
     // Its latency is the last check's: it may have changed since.
@@ -113,7 +113,7 @@ describe('steward remotes, through the daemon serving the data folder', () => {
 
   it('removes it by name: the daemon stops following it, its instances and the key stored for it go', async () => {
     const removed = steward(['remotes', 'remove', 'Build server']);
-    expect(removed.status).toBe(0);
+    expect(removed.status, removed.stderr).toBe(0);
     expect(removed.stdout).toContain(`Removed remote “Build server” (${remoteId})`);
     expect((await api(local, localKey, '/api/remotes')).remotes).toEqual([]);
     const { instances } = await api(local, localKey, '/api/instances');
@@ -127,11 +127,11 @@ describe('steward remotes, on a data folder no daemon serves', () => {
   it('adds it there (key from STEWARD_REMOTE_KEY), lists it with a state checked now, and the next daemon follows it', async () => {
     const inFolder = (args: string[], env: NodeJS.ProcessEnv = {}) => cliResult([...args, '--data-dir', folderDir], { STEWARD_API_KEY: '', STEWARD_REMOTE_KEY: '', ...env });
     const added = inFolder(['remotes', 'add', 'Server', remote.url], { STEWARD_REMOTE_KEY: remoteKey });
-    expect(added.status).toBe(0);
+    expect(added.status, added.stderr).toBe(0);
     expect(added.stdout).toContain('Connected: Steward');
     expect(added.stdout).toContain('it follows the remote from its next start');
     const listed = inFolder(['remotes', 'list']);
-    expect(listed.status).toBe(0);
+    expect(listed.status, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(/rem_\w+ +Server +http:\/\/127\.0\.0\.1:\d+ +connected/);
     expect(listed.stdout).toContain('their state is from a check just made');
     for (const output of [added.stdout, added.stderr, listed.stdout, listed.stderr]) expect(output).not.toContain(remoteKey);

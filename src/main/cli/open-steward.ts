@@ -14,7 +14,8 @@ import type { MappedName } from '../core/handlers';
 import { createLogger } from '../core/logger';
 import { createRemoteClient } from '../core/remotes/remote-client';
 
-const probeTimeoutMs = 1_000;
+/** A daemon busy with its own work may take a moment; one that is not there refuses at once. */
+const probeTimeoutMs = 5_000;
 /** Longer than the daemon takes to check an unreachable remote (10 s for each of two requests). */
 const callTimeoutMs = 30_000;
 
