@@ -49,9 +49,10 @@ afterAll(async () => {
   await local?.close();
   await remote?.stop();
   fs.rmSync(remoteDir, { recursive: true, force: true });
-});
+}, 60_000);
 
-describe('remotes', () => {
+// Two daemons, one a separate process under tsx, restarted twice: generous on a busy machine.
+describe('remotes', { timeout: 90_000 }, () => {
   let remoteId: string;
   let serverInstance: Instance;
 
@@ -285,6 +286,28 @@ describe('remotes', () => {
     const feed = (await local.api('GET', '/api/activity?limit=1000')).body as ActivityFeed;
     const keys = feed.events.map((event) => `${event.instanceId}:${event.line}`);
     expect(new Set(keys).size).toBe(keys.length);
+
+    // A change there is told here once, not passed back and forth between the two.
+    const controller = new AbortController();
+    const stream = await fetch(`${local.url}/api/events`, { headers: { authorization: `Bearer ${local.key}` }, signal: controller.signal });
+    const reader = stream.body!.getReader();
+    let text = '';
+    const reading = (async () => {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        text += new TextDecoder().decode(value);
+      }
+    })().catch(() => {});
+    const made = await there('POST', '/api/automations', { name: 'Echoed?', prompt: 'x', cronExpression: '0 4 * * *', instanceId: serverInstance.id });
+    expect(made.status).toBe(201);
+    const changedFrames = () => text.split('\n\n').filter((frame) => frame.startsWith('event: changed') && frame.includes(made.body.automation.id)).length;
+    await until('the change here', () => (changedFrames() > 0 ? true : undefined));
+    await sleep(1_500);
+    expect(changedFrames()).toBe(1);
+    controller.abort();
+    await reading;
+    expect((await there('DELETE', `/api/automations/${made.body.automation.id}`)).status).toBe(204);
     expect((await there('DELETE', `/api/remotes/${backId}`)).status).toBe(204);
   });
 

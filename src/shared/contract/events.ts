@@ -12,4 +12,5 @@ export type LiveEvent =
   | { type: 'activity'; seq: number; event: ActivityEvent }
   | { type: 'run'; run: Run }
   | { type: 'instance'; instance: Instance }
-  | { type: 'changed'; resource: ChangedResource; id: string };
+  /** `location`: the remote Steward it changed on (absent: this one); a follower passes on only a remote's own changes. */
+  | { type: 'changed'; resource: ChangedResource; id: string; location?: string };

@@ -21,7 +21,7 @@ export function frame(event: LiveEvent): string {
   if (event.type === 'activity') text = `id: ${event.seq}\nevent: activity\ndata: ${JSON.stringify({ seq: event.seq, ...event.event })}\n\n`;
   else if (event.type === 'run') text = `event: run\ndata: ${JSON.stringify(event.run)}\n\n`;
   else if (event.type === 'instance') text = `event: instance\ndata: ${JSON.stringify(event.instance)}\n\n`;
-  else text = `event: changed\ndata: ${JSON.stringify({ resource: event.resource, id: event.id })}\n\n`;
+  else text = `event: changed\ndata: ${JSON.stringify({ resource: event.resource, id: event.id, ...(event.location ? { location: event.location } : {}) })}\n\n`;
   framed.set(event, text);
   return text;
 }

@@ -178,11 +178,12 @@ export function createFollower(deps: FollowerDeps) {
       store.transaction(() => store.remotes.putInstance(remoteId, instance, deps.now().toISOString()));
       knownIds?.add(instance.id);
     } else if (name === 'changed') {
-      const change = JSON.parse(data) as { resource: 'automation' | 'webhook' | 'approval' | 'remote'; id: string };
-      // Its own remotes are its business: no chains.
-      if (change.resource === 'remote') return;
+      const change = JSON.parse(data) as { resource: 'automation' | 'webhook' | 'approval' | 'remote'; id: string; location?: string };
+      // Its own remotes, and what changed on them, are its business: no chains, and no change
+      // passed back and forth between two Stewards that follow each other.
+      if (change.resource === 'remote' || change.location !== undefined) return;
       deps.owns([change.id]);
-      deps.announce({ type: 'changed', resource: change.resource, id: change.id });
+      deps.announce({ type: 'changed', resource: change.resource, id: change.id, location: remoteId });
     } else if (name === 'reset') {
       requestCatchUp();
     }
