@@ -35,6 +35,28 @@ async function until<T>(what: string | (() => string), check: () => Promise<T | 
 const there = (method: string, route: string, body?: unknown) =>
   request(`${remote.url}${route}`, { method, headers: { authorization: `Bearer ${remoteKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
 
+/** This Steward's event stream, read as text until stopped. */
+async function followEvents(): Promise<{ text(): string; stop(): Promise<void> }> {
+  const controller = new AbortController();
+  const response = await fetch(`${local.url}/api/events`, { headers: { authorization: `Bearer ${local.key}` }, signal: controller.signal });
+  const reader = response.body!.getReader();
+  let text = '';
+  const reading = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      text += new TextDecoder().decode(value);
+    }
+  })().catch(() => {});
+  return {
+    text: () => text,
+    async stop() {
+      controller.abort();
+      await reading;
+    },
+  };
+}
+
 async function remoteState(id: string): Promise<Remote> {
   return (await local.api('GET', `/api/remotes/${id}`)).body.remote as Remote;
 }
@@ -230,21 +252,10 @@ describe('remotes', { timeout: 90_000 }, () => {
   }, 120_000);
 
   it('streams the remote lines live on this Steward\'s event stream', async () => {
-    const controller = new AbortController();
-    const response = await fetch(`${local.url}/api/events`, { headers: { authorization: `Bearer ${local.key}` }, signal: controller.signal });
-    const reader = response.body!.getReader();
-    let text = '';
-    const reading = (async () => {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        text += new TextDecoder().decode(value);
-      }
-    })().catch(() => {});
+    const events = await followEvents();
     expect((await local.api('POST', '/api/runs', { instanceId: serverInstance.id, prompt: 'live please' })).status).toBe(202);
-    await until('the remote line on the stream', () => (text.includes('live please') && text.includes('event: run') ? true : undefined));
-    controller.abort();
-    await reading;
+    await until('the remote line on the stream', () => (events.text().includes('live please') && events.text().includes('event: run') ? true : undefined));
+    await events.stop();
   });
 
   it('over MCP a person\'s key reaches the remote instance; an agent\'s run never does', async () => {
@@ -288,25 +299,14 @@ describe('remotes', { timeout: 90_000 }, () => {
     expect(new Set(keys).size).toBe(keys.length);
 
     // A change there is told here once, not passed back and forth between the two.
-    const controller = new AbortController();
-    const stream = await fetch(`${local.url}/api/events`, { headers: { authorization: `Bearer ${local.key}` }, signal: controller.signal });
-    const reader = stream.body!.getReader();
-    let text = '';
-    const reading = (async () => {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        text += new TextDecoder().decode(value);
-      }
-    })().catch(() => {});
+    const events = await followEvents();
     const made = await there('POST', '/api/automations', { name: 'Echoed?', prompt: 'x', cronExpression: '0 4 * * *', instanceId: serverInstance.id });
     expect(made.status).toBe(201);
-    const changedFrames = () => text.split('\n\n').filter((frame) => frame.startsWith('event: changed') && frame.includes(made.body.automation.id)).length;
+    const changedFrames = () => events.text().split('\n\n').filter((frame) => frame.startsWith('event: changed') && frame.includes(made.body.automation.id)).length;
     await until('the change here', () => (changedFrames() > 0 ? true : undefined));
     await sleep(1_500);
     expect(changedFrames()).toBe(1);
-    controller.abort();
-    await reading;
+    await events.stop();
     expect((await there('DELETE', `/api/automations/${made.body.automation.id}`)).status).toBe(204);
     expect((await there('DELETE', `/api/remotes/${backId}`)).status).toBe(204);
   });

@@ -112,7 +112,8 @@ describe('the desktop notification of an approval', () => {
     fake.shown[0].act(0);
     await until(async () => (await there('GET', `/api/runs/${runId}`)).body.run.status, (status) => status === 'succeeded', 'the run there');
     const [approval] = (await there('GET', `/api/approvals?runId=${runId}`)).body.approvals;
-    expect(approval).toMatchObject({ status: 'allowed' });
+    // Decided here, over the remote's API with its key: the remote records it as `api`.
+    expect(approval).toMatchObject({ status: 'allowed', decidedBy: 'api' });
     await until(() => fake.shown[0].visible, (visible) => !visible, 'the notification to close');
   }, 60_000);
 });

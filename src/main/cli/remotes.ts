@@ -9,19 +9,13 @@ import type { Remote, RemoteCheck } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { Call, Steward } from './open-steward';
 import { UsageError } from './usage-error';
+import { slugPart } from '../core/services/instances';
 
 const keyHelp = 'the key on stdin, in STEWARD_REMOTE_KEY, or the name of a stored secret holding it with --key-ref SECRET';
 
 /** The secret `remotes add` stores a remote's key in: `remote-` and its name's slug. */
 export function keySecretName(name: string): string {
-  const slug = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
+  const slug = slugPart(name, 60);
   // A name with no letter or digit of the Latin alphabet still gets a name of its own.
   return `remote-${slug || createHash('sha256').update(name).digest('hex').slice(0, 12)}`;
 }

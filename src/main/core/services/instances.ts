@@ -14,16 +14,20 @@ import { generatedAvatarUrl } from './avatar';
 import { type ServiceContext, isoNow } from './context';
 import type { z } from 'zod';
 
-export function slugify(name: string): string {
-  const slug = name
+/** A name's Latin letters and digits, lowercase, joined by dashes, at most `max` long; empty when it has none. */
+export function slugPart(name: string, max = 40): string {
+  return name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
-    .slice(0, 40)
+    .slice(0, max)
     .replace(/-+$/g, '');
-  return slug || 'agent';
+}
+
+export function slugify(name: string): string {
+  return slugPart(name) || 'agent';
 }
 
 /** 400 for `permissions: ask` on an agent that cannot ask. */
