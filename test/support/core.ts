@@ -111,9 +111,9 @@ export function servicesFor(store: Store, dataDir: string, clock: Clock = system
 /** An imageTag as a sandboxed instance shows it: `custom:cat · sandbox (bubblewrap 0.8.0)`. */
 export const sandboxedTag = (agent: string) => expect.stringMatching(new RegExp(`^${agent.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · sandbox \\(bubblewrap \\d`));
 
-/** What a sandboxed instance's imageTag ends with on this machine: ` · sandbox (bubblewrap 0.8.0)`. */
+/** What a sandboxed instance's imageTag ends with on this machine: ` · sandbox (bubblewrap 0.8.0, limits by cgroup v1)`. */
 export async function sandboxSuffix(): Promise<string> {
-  const { sandboxSupport } = await import('../../src/main/core/sandbox/host-support');
+  const { sandboxSupport, sandboxWords } = await import('../../src/main/core/sandbox/host-support');
   const support = await sandboxSupport();
-  return support.ok ? ` · sandbox (${support.tool})` : ' · sandbox (unavailable)';
+  return support.ok ? ` · sandbox (${sandboxWords(support)})` : ' · sandbox (unavailable)';
 }

@@ -30,6 +30,18 @@ export const SandboxPath = z
   // eslint-disable-next-line no-control-regex -- a path with control characters is a mistake, not a path
   .refine((value) => !/[\u0000-\u001f]/.test(value), { message: 'must not hold control characters' });
 
+const mib = (what: string, fallback: number, min: number, max: number) =>
+  z.number().int().min(min).max(max).default(fallback).describe(`${what}, in MiB (${min} to ${max}; default ${fallback})`);
+
+/** What one run may use: its processes (threads count), its memory (the /tmp it writes included), its private /tmp. */
+export const SandboxLimits = z.strictObject({
+  processes: z.number().int().min(32).max(65536).default(512).describe('Processes and threads at once (32 to 65536; default 512)'),
+  memoryMb: mib('Memory', 4096, 128, 1048576),
+  tmpMb: mib('Private /tmp (and /dev/shm)', 1024, 16, 1048576),
+});
+export type SandboxLimits = z.output<typeof SandboxLimits>;
+export const defaultLimits: SandboxLimits = { processes: 512, memoryMb: 4096, tmpMb: 1024 };
+
 export const SandboxConfig = z.strictObject({
   mode: z.enum(sandboxModes).describe("sandbox: the agent sees its workspace, its own state and the hosts it is given; off: it runs as you, with your files and network"),
   network: z
@@ -39,6 +51,8 @@ export const SandboxConfig = z.strictObject({
     .describe('Hosts the agent may reach beyond its model endpoint and Steward: names, *.wildcards, host:port, * for any; loopback only with its port'),
   readDeny: z.array(SandboxPath).max(200).default([]).describe('Further paths the agent may not read'),
   writeAllow: z.array(SandboxPath).max(200).default([]).describe('Further paths the agent may write (besides its workspace and its CLI state)'),
+  // Optional: instances saved before limits existed have none stored, and get the defaults.
+  limits: SandboxLimits.optional().describe('What one run may use; each field has a default (512 processes, 4096 MiB of memory, 1024 MiB of /tmp)'),
 });
 export type SandboxConfig = z.output<typeof SandboxConfig>;
 

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import type { AgentConfig, SandboxConfig } from '../../../shared/contract';
-import { sandboxSupport } from '../sandbox/host-support';
+import { sandboxSupport, sandboxWords } from '../sandbox/host-support';
 import { probeAcp } from './acp-probe';
 import { findExecutable } from './find-executable';
 import { presets } from './presets';
@@ -89,7 +89,7 @@ async function probeOpenAi(agent: Extract<AgentConfig, { provider: 'openai' }>, 
 }
 
 /**
- * The agent and what it runs in: `claude-code@2.1.330 · sandbox (bubblewrap 0.8.0)` or `… · host`.
+ * The agent and what it runs in: `claude-code@2.1.330 · sandbox (bubblewrap 0.8.0, limits by cgroup v2)` or `… · host`.
  * A sandbox the machine cannot make is an error with its remedy, never a silent `host`.
  */
 export async function probeAgent(agent: AgentConfig, options: { workspaceDir: string; sandbox: SandboxConfig; revealSecret: (name: string) => string | undefined }): Promise<ProbeResult> {
@@ -98,7 +98,7 @@ export async function probeAgent(agent: AgentConfig, options: { workspaceDir: st
   if (support && !support.ok) return { ok: false, reason: support.reason };
   const result = await probeBare(agent, { ...options, sandboxed });
   if (!result.ok) return result;
-  return { ok: true, imageTag: `${result.imageTag} · ${support?.ok ? `sandbox (${support.tool})` : 'host'}` };
+  return { ok: true, imageTag: `${result.imageTag} · ${support?.ok ? `sandbox (${sandboxWords(support)})` : 'host'}` };
 }
 
 function probeBare(agent: AgentConfig, options: { workspaceDir: string; sandboxed: boolean; revealSecret: (name: string) => string | undefined }): Promise<ProbeResult> {

@@ -12,6 +12,7 @@ import { AgentUnavailable, agentEnv } from '../agents/command-agent';
 import type { StewardServer } from '../agents/steward-server';
 import type { Denial } from '../sandbox/egress';
 import { sandboxSupport } from '../sandbox/host-support';
+import { limitsOf } from '../sandbox/limits';
 import { isLoopback } from '../sandbox/network-rules';
 import { sandboxPolicy } from '../sandbox/policy';
 import { type SandboxRun, openSandbox } from '../sandbox/sandbox-run';
@@ -66,7 +67,7 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
       });
       // A CLI's state folder must exist to be mounted writable; one it has not made yet, it could not make inside.
       for (const folder of policy.writable) if (!/\.json$/.test(folder) && !fs.existsSync(folder) && folder !== policy.workspaceDir && !instance.sandbox.writeAllow.includes(folder)) fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-      return openSandbox(policy, support, { runId: run.id, runsDir: deps.runsDir, onDenied });
+      return openSandbox(policy, support, { runId: run.id, runsDir: deps.runsDir, onDenied, limits: limitsOf(instance.sandbox) });
     },
   };
 }

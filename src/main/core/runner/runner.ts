@@ -186,13 +186,17 @@ export function createRunner(deps: RunnerDeps) {
     const { run } = entry;
     grants.end(run.id);
     deps.onRunEnded?.(run.id);
+    // Read before the sandbox closes: its cgroup goes with it.
+    const limitReached = entry.sandbox?.limitReached();
     void entry.sandbox?.close().catch((error: unknown) => logger.warn({ err: error, runId: run.id }, 'could not close a run\'s sandbox'));
     if (!running) {
       // Shutting down: the run stays "running" in SQLite and the next start marks it interrupted.
       active.delete(run.id);
       return;
     }
-    const error = failureOf(entry.ending, exit, entry.overBudget);
+    const failure = failureOf(entry.ending, exit, entry.overBudget);
+    // A run that failed on one of its sandbox's limits says so rather than what its agent made of it (in its stderr still).
+    const error = failure !== null && entry.ending === undefined && limitReached ? limitReached : failure;
     const status: RunStatus = entry.ending ?? (error === null ? 'succeeded' : 'failed');
     const stderr = 'error' in exit ? null : exit.stderr || null;
     const finishedAt = clock.now();

@@ -1,21 +1,37 @@
 // Whether this machine can sandbox, and with what: bubblewrap and socat on Linux (and a kernel that
-// lets bubblewrap make its namespaces, tried for real), Seatbelt's sandbox-exec on macOS. When it
-// cannot, the reason comes with the remedy; a sandboxed instance is then in error, never open.
-import { execFile } from 'node:child_process';
+// lets bubblewrap make its namespaces unprivileged, under Steward's seccomp filter, tried for real),
+// Seatbelt's sandbox-exec on macOS. When it cannot, the reason comes with the remedy; a sandboxed
+// instance is then in error, never open. On Linux it also finds how a run's limits are held.
+import { spawn } from 'node:child_process';
 import { findExecutable } from '../agents/find-executable';
+import { sandboxIdentity, seccompFd, unprivilegedArgs } from './bubblewrap';
+import { type LimitsMechanism, findLimitsMechanism, limitsWords } from './limits';
+import { type SeccompArch, seccompArch, seccompFilter } from './seccomp';
 
-export type SandboxSupport = { ok: true; tool: string; bwrap?: string; socat?: string } | { ok: false; reason: string };
+export type SandboxSupport =
+  | { ok: true; tool: string; bwrap?: string; socat?: string; seccomp?: SeccompArch; limits?: LimitsMechanism }
+  | { ok: false; reason: string };
+
+/** What runs a sandbox here, as imageTag says it: "bubblewrap 0.8.0, limits by cgroup v1", "Seatbelt". */
+export function sandboxWords(support: Extract<SandboxSupport, { ok: true }>): string {
+  return support.limits ? `${support.tool}, ${limitsWords(support.limits)}` : support.tool;
+}
 
 const offRemedy = 'or set the instance\'s sandbox to "off" to run its agent as you, unsandboxed';
 
 let known: SandboxSupport | undefined;
 
-function run(file: string, args: string[]): Promise<{ code: number | null; output: string }> {
+/** Runs `file args` with `input` on its standard input, for at most 10 s. */
+function run(file: string, args: string[], input?: Buffer): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout: 10_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}`.trim() });
-    });
+    const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'], timeout: 10_000 });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+    child.on('error', (error) => resolve({ code: 1, output: error.message }));
+    child.on('close', (code) => resolve({ code: code ?? 1, output: output.trim() }));
   });
 }
 
@@ -29,13 +45,17 @@ async function checkLinux(searchPath: string): Promise<SandboxSupport> {
   if (!bwrap || !socat) {
     return { ok: false, reason: `This machine cannot sandbox: ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed. Install ${missing.length > 1 ? 'them' : 'it'} (apt-get install bubblewrap socat, dnf install bubblewrap socat), ${offRemedy}.` };
   }
-  const trial = await run(bwrap, ['--die-with-parent', '--unshare-all', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '/bin/sh', '-c', 'exit 0']);
+  const arch = seccompArch();
+  if (!arch) return { ok: false, reason: `Steward's seccomp filter knows x86_64 and aarch64, not ${process.arch}, ${offRemedy}.` };
+  // The sandbox as every run gets it: unprivileged, without user namespaces, the filter loaded (from stdin here).
+  const trialArgs = [bwrap, '--die-with-parent', ...unprivilegedArgs(sandboxIdentity()), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '/bin/sh', '-c', 'exit 0'];
+  const trial = await run('/bin/sh', ['-c', `exec "$@" ${seccompFd}<&0`, 'steward-sandbox-check', ...trialArgs], seccompFilter(arch));
   if (trial.code !== 0) {
     const said = trial.output.split('\n').at(-1) || `exit ${trial.code}`;
-    return { ok: false, reason: `bubblewrap cannot make a sandbox here (${said}): the kernel must allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu, kernel.apparmor_restrict_unprivileged_userns=0), ${offRemedy}.` };
+    return { ok: false, reason: `bubblewrap cannot make a sandbox here (${said}): it needs 0.8.0 or later (for --disable-userns), and a kernel that allows unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu, kernel.apparmor_restrict_unprivileged_userns=0) and seccomp filters, ${offRemedy}.` };
   }
   const version = /\d+\.\d+(\.\d+)?/.exec((await run(bwrap, ['--version'])).output)?.[0] ?? 'unknown';
-  return { ok: true, tool: `bubblewrap ${version}`, bwrap, socat };
+  return { ok: true, tool: `bubblewrap ${version}`, bwrap, socat, seccomp: arch, limits: findLimitsMechanism() };
 }
 
 /** Whether this machine can sandbox, finding its programs on `searchPath`. */

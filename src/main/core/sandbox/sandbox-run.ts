@@ -1,17 +1,24 @@
 // One run's sandbox while it lasts: its ways out (egress.ts) listening in a private folder, and
 // the command line that puts a process inside (bubblewrap on Linux, Seatbelt on macOS). Every
 // process of the run goes through `wrap`: the CLI, the built-in agent's shell commands, its MCP
-// servers. `close` ends the ways out and removes the folder.
+// servers. On Linux each goes through a launcher shell that joins the run's cgroup (run-cgroup.ts)
+// and hands bwrap the seccomp filter, from a second private folder no sandbox sees. `close` ends
+// the ways out and removes the folders.
 import fs from 'node:fs';
 import path from 'node:path';
 import type net from 'node:net';
+import { type SandboxLimits, defaultLimits } from '../../../shared/contract';
 import { createRunDir } from '../agents/steward-server';
-import { type Bridges, bubblewrapArgs } from './bubblewrap';
+import { type Bridges, bubblewrapArgs, launcherScript, sandboxIdentity } from './bubblewrap';
 import { type Denial, openEgress } from './egress';
 import type { SandboxSupport } from './host-support';
+import { limitReachedText } from './limits';
 import { loopbackPorts } from './network-rules';
 import type { SandboxPolicy } from './policy';
+import { openRunCgroup } from './run-cgroup';
 import { seatbeltProfile } from './seatbelt';
+import { seccompFilter } from './seccomp';
+import { watchTmp } from './tmp-watch';
 
 export interface Wrapped {
   command: string;
@@ -24,6 +31,8 @@ export interface SandboxRun {
   tool: string;
   policy: SandboxPolicy;
   wrap(command: string, args: string[], env: NodeJS.ProcessEnv): Wrapped;
+  /** Why the run should be said to have failed, when one of its limits stopped it: "The run reached its memory limit, 4 GiB…". */
+  limitReached(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -59,7 +68,11 @@ function listenOn(server: net.Server, target: string | number): Promise<void> {
 }
 
 /** `runsDir`: where the run's private folder goes (found after a crash by the run's id, like its configuration folder). */
-export async function openSandbox(policy: SandboxPolicy, support: Extract<SandboxSupport, { ok: true }>, options: { runId: string; runsDir: string; onDenied(denial: Denial): void }): Promise<SandboxRun> {
+export async function openSandbox(
+  policy: SandboxPolicy,
+  support: Extract<SandboxSupport, { ok: true }>,
+  options: { runId: string; runsDir: string; onDenied(denial: Denial): void; limits?: SandboxLimits | undefined },
+): Promise<SandboxRun> {
   const hostDir = createRunDir(options.runsDir, options.runId);
   const ports = loopbackPorts(policy.network);
   const listening: Promise<void>[] = [];
@@ -81,17 +94,12 @@ export async function openSandbox(policy: SandboxPolicy, support: Extract<Sandbo
     fs.rmSync(hostDir, { recursive: true, force: true });
   };
   if (linux) {
-    // Always a proxy, even with nothing beyond loopback allowed: a client that asks for a host then
-    // hears why it is refused, and the run's feed says so, instead of a bare DNS failure.
-    let proxyPort = defaultProxyPort;
-    while (ports.includes(proxyPort)) proxyPort++;
-    const bridges: Bridges = { hostDir, proxyPort, ports, socat: support.socat! };
-    return {
-      tool: support.tool,
-      policy,
-      wrap: (command, args, env) => ({ command: support.bwrap!, args: bubblewrapArgs(policy, bridges, command, args), env: sandboxEnv(env, proxyPort, '/tmp') }),
-      close,
-    };
+    try {
+      return linuxSandbox(policy, support, { ...options, hostDir, ports, close });
+    } catch (error) {
+      await close();
+      throw error;
+    }
   }
   // macOS: one loopback for all, so the proxy listens on a port of its own and the named ports are let through.
   const address = servers.get('proxy')?.address();
@@ -103,6 +111,62 @@ export async function openSandbox(policy: SandboxPolicy, support: Extract<Sandbo
     tool: support.tool,
     policy,
     wrap: (command, args, env) => ({ command: '/usr/bin/sandbox-exec', args: ['-p', profile, command, ...args], env: sandboxEnv(env, proxyPort, tmpDir) }),
+    limitReached: () => undefined,
     close,
+  };
+}
+
+/**
+ * Linux: bwrap behind the launcher shell. The run's limits are its cgroup's where the machine has
+ * one for Steward, else rlimits set inside; /tmp's size is the tmpfs's in both.
+ */
+function linuxSandbox(
+  policy: SandboxPolicy,
+  support: Extract<SandboxSupport, { ok: true }>,
+  options: { runId: string; runsDir: string; limits?: SandboxLimits | undefined; hostDir: string; ports: number[]; close(): Promise<void> },
+): SandboxRun {
+  const limits = options.limits ?? defaultLimits;
+  const mechanism = support.limits ?? { kind: 'rlimit', processes: true };
+  // Never mounted: the filter and bwrap's reports stay out of the sandbox's sight.
+  const launchDir = createRunDir(options.runsDir, options.runId);
+  const filterFile = path.join(launchDir, 'seccomp.bpf');
+  let cgroup: ReturnType<typeof openRunCgroup>;
+  try {
+    fs.writeFileSync(filterFile, seccompFilter(support.seccomp!), { mode: 0o600 });
+    cgroup = openRunCgroup(mechanism, options.runId, limits);
+  } catch (error) {
+    fs.rmSync(launchDir, { recursive: true, force: true });
+    throw error;
+  }
+  const tmp = watchTmp(launchDir, limits.tmpMb);
+  // Always a proxy, even with nothing beyond loopback allowed: a client that asks for a host then
+  // hears why it is refused, and the run's feed says so, instead of a bare DNS failure.
+  let proxyPort = defaultProxyPort;
+  while (options.ports.includes(proxyPort)) proxyPort++;
+  const bridges: Bridges = { hostDir: options.hostDir, proxyPort, ports: options.ports, socat: support.socat! };
+  const rlimits = mechanism.kind === 'rlimit' ? { processes: mechanism.processes ? limits.processes : undefined, memoryMb: limits.memoryMb } : undefined;
+  const confinement = { ...sandboxIdentity(), tmpMb: limits.tmpMb, rlimits };
+  let launches = 0;
+  return {
+    tool: support.tool,
+    policy,
+    wrap: (command, args, env) => {
+      const infoFile = path.join(launchDir, `bwrap-${++launches}.json`);
+      const script = launcherScript(cgroup?.dirs ?? [], filterFile, infoFile);
+      return { command: '/bin/sh', args: ['-c', script, 'steward-sandbox', support.bwrap!, ...bubblewrapArgs(policy, bridges, confinement, command, args)], env: sandboxEnv(env, proxyPort, '/tmp') };
+    },
+    limitReached: () => {
+      const reached = cgroup?.reached() ?? (tmp.full() ? 'tmp' : undefined);
+      return reached && limitReachedText(reached, limits);
+    },
+    close: async () => {
+      tmp.stop();
+      try {
+        await cgroup?.close();
+      } finally {
+        fs.rmSync(launchDir, { recursive: true, force: true });
+        await options.close();
+      }
+    },
   };
 }
