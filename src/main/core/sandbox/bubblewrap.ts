@@ -150,7 +150,7 @@ export function launcherScript(cgroupDirs: string[], filterFile: string, infoFil
 
 /** Each tmpfs the mounts made to hide a folder, made read-only once everything inside it is mounted. */
 function readOnlyTmpfs(mounts: string[]): string[] {
-  return mounts.flatMap((arg, index) => (arg === '--tmpfs' && mounts[index + 1] ? ['--remount-ro', mounts[index + 1]!] : []));
+  return mounts.flatMap((arg, index) => (arg === '--tmpfs' && mounts[index + 1] ? ['--remount-ro', mounts[index + 1]] : []));
 }
 
 /** The bwrap arguments that run `command args` under the policy, from the workspace. */

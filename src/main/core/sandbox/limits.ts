@@ -157,7 +157,7 @@ export function findLimitsMechanism(host: LimitsHost = thisProcess()): LimitsMec
   const mounts = cgroupMounts(host.mountinfo);
   const lines = host.cgroups.split('\n').flatMap((line) => {
     const match = /^(\d+):([^:]*):(.*)$/.exec(line);
-    return match ? [{ controllers: match[2]!.split(','), path: match[3]! }] : [];
+    return match ? [{ controllers: match[2].split(','), path: match[3] }] : [];
   });
   const unified = lines.find((line) => line.controllers.length === 1 && line.controllers[0] === '');
   const v2 = mounts.find((mount) => mount.type === 'cgroup2');
