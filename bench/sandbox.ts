@@ -1,15 +1,17 @@
 // Sandbox: what a sandbox adds to a run, as the runner starts it. One `true` launched the way the
 // command agent launches (spawn in a new session, wait for exit), alternating sandboxed and on the
 // host in the same run; each sandboxed launch opens its run's sandbox (egress proxy, the loopback
-// bridge of a model server, the policy of a Claude Code instance) and closes it after. Target:
-// median under 50 ms added, never over 100 ms.
+// bridge of a model server, the policy of a Claude Code instance, the seccomp filter, the run's
+// limits: its cgroup made and removed where the machine has one for Steward, else rlimits) and
+// closes it after. Target: median under 50 ms added, never over 100 ms.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sandboxSupport } from '../src/main/core/sandbox/host-support';
+import { sandboxSupport, sandboxWords } from '../src/main/core/sandbox/host-support';
 import { sandboxPolicy } from '../src/main/core/sandbox/policy';
 import { openSandbox } from '../src/main/core/sandbox/sandbox-run';
+import { defaultLimits } from '../src/shared/contract';
 
 const runs = Number(process.env.BENCH_SANDBOX_RUNS ?? 40);
 
@@ -49,7 +51,7 @@ export async function sandboxBench(): Promise<Record<string, unknown>> {
       host.push(performance.now() - started);
 
       started = performance.now();
-      const box = await openSandbox(policy, support, { runId: `run_bench${i}`, runsDir: path.join(root, 'runs'), onDenied: () => undefined });
+      const box = await openSandbox(policy, support, { runId: `run_bench${i}`, runsDir: path.join(root, 'runs'), onDenied: () => undefined, limits: defaultLimits });
       const wrapped = box.wrap('true', [], env);
       const code = await exitOf(wrapped.command, wrapped.args, wrapped.env, workspaceDir);
       await box.close();
@@ -62,7 +64,7 @@ export async function sandboxBench(): Promise<Record<string, unknown>> {
   const added = sandboxed.map((each, index) => each - host[index]);
   return {
     name: 'sandbox',
-    tool: support.tool,
+    tool: sandboxWords(support),
     runs,
     hostMedianMs: round(median(host)),
     sandboxedMedianMs: round(median(sandboxed)),

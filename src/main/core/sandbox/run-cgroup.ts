@@ -46,7 +46,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Kills what is left in `dir` (cgroup.kill where the kernel has it), then removes it once empty. */
 async function removeCgroup(dir: string): Promise<void> {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  // A process that just exited leaves the cgroup a moment later: the first waits are short.
+  for (let attempt = 0, waitMs = 1; attempt < 20; attempt++, waitMs = Math.min(waitMs * 2, 100)) {
     const left = processesIn(dir);
     if (left.length === 0) {
       try {
@@ -68,7 +69,7 @@ async function removeCgroup(dir: string): Promise<void> {
         // already gone
       }
     }
-    await pause(20);
+    await pause(waitMs);
   }
   throw new Error(`the run's cgroup ${dir} still has processes`);
 }
@@ -101,8 +102,7 @@ export function openRunCgroup(mechanism: LimitsMechanism, runId: string, limits:
       dirs: [memory, pids],
       reached: () => (counter(path.join(memory, 'memory.oom_control'), 'oom_kill') > 0 ? 'memory' : counter(path.join(pids, 'pids.events'), 'max') > 0 ? 'processes' : undefined),
       close: async () => {
-        await removeCgroup(pids);
-        await removeCgroup(memory);
+        await Promise.all([removeCgroup(pids), removeCgroup(memory)]);
       },
     };
   }
