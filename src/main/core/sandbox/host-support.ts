@@ -52,7 +52,7 @@ async function checkLinux(searchPath: string): Promise<SandboxSupport> {
   const trial = await run('/bin/sh', ['-c', `exec "$@" ${seccompFd}<&0`, 'steward-sandbox-check', ...trialArgs], seccompFilter(arch));
   if (trial.code !== 0) {
     const said = trial.output.split('\n').at(-1) || `exit ${trial.code}`;
-    return { ok: false, reason: `bubblewrap cannot make a sandbox here (${said}): it needs 0.8.0 or later (for --disable-userns), and a kernel that allows unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu, kernel.apparmor_restrict_unprivileged_userns=0) and seccomp filters, ${offRemedy}.` };
+    return { ok: false, reason: `bubblewrap cannot make a sandbox here (${said}): the kernel must allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu, kernel.apparmor_restrict_unprivileged_userns=0) and seccomp filters, and bubblewrap must be 0.8.0 or later (for --disable-userns), ${offRemedy}.` };
   }
   const version = /\d+\.\d+(\.\d+)?/.exec((await run(bwrap, ['--version'])).output)?.[0] ?? 'unknown';
   return { ok: true, tool: `bubblewrap ${version}`, bwrap, socat, seccomp: arch, limits: findLimitsMechanism() };
