@@ -30,14 +30,11 @@ export const SandboxPath = z
   // eslint-disable-next-line no-control-regex -- a path with control characters is a mistake, not a path
   .refine((value) => !/[\u0000-\u001f]/.test(value), { message: 'must not hold control characters' });
 
-const mib = (what: string, fallback: number, min: number, max: number) =>
-  z.number().int().min(min).max(max).default(fallback).describe(`${what}, in MiB (${min} to ${max}; default ${fallback})`);
-
-/** What one run may use: its processes (threads count), its memory (the /tmp it writes included), its private /tmp. */
+/** What one run may use: its processes (threads count), its memory, its private /tmp. */
 export const SandboxLimits = z.strictObject({
-  processes: z.number().int().min(32).max(65536).default(512).describe('Processes and threads at once (32 to 65536; default 512)'),
-  memoryMb: mib('Memory', 4096, 128, 1048576),
-  tmpMb: mib('Private /tmp (and /dev/shm)', 1024, 16, 1048576),
+  processes: z.number().int().min(32).max(65536).default(512).describe('Processes and threads the run may have at once'),
+  memoryMb: z.number().int().min(128).max(1048576).default(4096).describe('Memory the run may use, in MiB'),
+  tmpMb: z.number().int().min(16).max(1048576).default(1024).describe('Size of its private /tmp, and of /dev/shm, in MiB'),
 });
 export type SandboxLimits = z.output<typeof SandboxLimits>;
 export const defaultLimits: SandboxLimits = { processes: 512, memoryMb: 4096, tmpMb: 1024 };
@@ -52,7 +49,7 @@ export const SandboxConfig = z.strictObject({
   readDeny: z.array(SandboxPath).max(200).default([]).describe('Further paths the agent may not read'),
   writeAllow: z.array(SandboxPath).max(200).default([]).describe('Further paths the agent may write (besides its workspace and its CLI state)'),
   // Optional: instances saved before limits existed have none stored, and get the defaults.
-  limits: SandboxLimits.optional().describe('What one run may use; each field has a default (512 processes, 4096 MiB of memory, 1024 MiB of /tmp)'),
+  limits: SandboxLimits.optional().describe('What one run may use; a field left out has its default'),
 });
 export type SandboxConfig = z.output<typeof SandboxConfig>;
 
