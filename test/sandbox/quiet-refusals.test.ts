@@ -4,7 +4,6 @@
 // late the refusal comes. The CLI is a stand-in run by the gemini preset; the core is in this
 // process, so its resolver can be made slow.
 import dns from 'node:dns';
-import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
@@ -29,7 +28,6 @@ beforeAll(async () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
   }) as typeof dns.promises.lookup);
-  fs.chmodSync(cli, 0o755);
   const agent = { provider: 'command', preset: 'gemini', command: cli, env: { PROBE_TELEMETRY_HOST: 'play.googleapis.com', GEMINI_API_KEY: 'k' }, stewardTools: false };
   const created = await t.api('POST', '/api/instances', { name: 'chatty', agent, sandbox: { mode: 'sandbox', network: ['late.example'] } });
   expect(created.status).toBe(201);
