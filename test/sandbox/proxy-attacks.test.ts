@@ -100,13 +100,17 @@ describe.skipIf(skip)("a sandboxed run attacking this machine's services", () =>
     expect([...plainly, 'bridge 127.0.0.1:steward POST /mcp'].map((attempt) => [attempt, answers.get(attempt)])).toEqual([...plainly, 'bridge 127.0.0.1:steward POST /mcp'].map((attempt) => [attempt, '200']));
   });
 
+  it('cannot take the proxy down with a port no connection can have', () => {
+    expect([answers.get('connect 8.8.8.8:99999 GET /'), answers.get('connect 8.8.8.8:0 GET /'), answers.get('connect 127.0.0.1:secret after GET /')]).toEqual(['400', '400', '403']);
+  });
+
   it("cannot cancel another instance's run through the proxy", async () => {
     expect(((await t.api('GET', `/api/runs/${victim.id}`)).body.run as Run).status).toBe('running');
   });
 
   it('reaches no port of this machine it was not given, nor cloud metadata, however written', () => {
-    const others = [...answers].filter(([attempt]) => !attempt.includes(':steward '));
-    expect(others.length).toBe((15 + ownAddresses.length) * 2 + 6);
+    const others = [...answers].filter(([attempt]) => !attempt.includes(':steward ') && !attempt.startsWith('connect 8.8.8.8:'));
+    expect(others.length).toBe((15 + ownAddresses.length) * 2 + 7);
     expect(others.filter(([, status]) => !status.startsWith('403'))).toEqual([]);
     expect(secretHits).toEqual([]);
   });

@@ -96,7 +96,7 @@ function serveSteward(stewardPort: number, path: string, request: http.IncomingM
 
 function proxyServer(options: EgressOptions, gate: http.Server | undefined, sockets: Set<net.Socket>): http.Server {
   const denied = (request: Request, refused: Extract<Verdict, { refused: string }>) => options.onDenied({ host: request.host, port: request.port, why: refused.refused, ...(refused.allow === undefined ? {} : { allow: refused.allow }) });
-  const server = http.createServer((request, response) => void forward(request, response));
+  const server = http.createServer((request, response) => void forward(request, response).catch(() => response.destroy()));
   async function forward(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     let url: URL;
     try {
@@ -121,11 +121,12 @@ function proxyServer(options: EgressOptions, gate: http.Server | undefined, sock
       forwardTo(target.address, wanted.port, path, request, response, headers);
     }
   }
-  server.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => void tunnel(request, client, head));
+  server.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => void tunnel(request, client, head).catch(() => client.destroy()));
   async function tunnel(request: http.IncomingMessage, client: net.Socket, head: Buffer): Promise<void> {
     track(sockets, client);
     const rule = parseRule(request.url ?? '');
-    if (!rule || rule.port === undefined || rule.host.includes('*')) return refuseSocket(client, '400 Bad Request', 'CONNECT takes host:port.\n');
+    // A port out of range would make net.connect throw: refused here, not left to take the process down.
+    if (!rule || rule.port === undefined || rule.port < 1 || rule.port > 65535 || rule.host.includes('*')) return refuseSocket(client, '400 Bad Request', 'CONNECT takes host:port.\n');
     const wanted = { host: rule.host, port: rule.port };
     const target = await destination(wanted, options);
     if ('refused' in target) {
