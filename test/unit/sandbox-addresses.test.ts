@@ -28,6 +28,7 @@ const refused = (verdict: Verdict) => 'refused' in verdict;
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.useRealTimers();
 });
 
 // --- spellings -----------------------------------------------------------------------------------
@@ -118,6 +119,9 @@ describe('an address in any spelling', () => {
   });
 
   it("of this machine's own interfaces is this machine, whatever its range", () => {
+    // The interfaces are read again once what was read is a second old.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 60_000);
     vi.spyOn(os, 'networkInterfaces').mockReturnValue({
       eth9: [
         { address: '203.0.113.77', netmask: '255.255.255.0', family: 'IPv4', mac: '02:00:00:00:00:01', internal: false, cidr: '203.0.113.77/24' },

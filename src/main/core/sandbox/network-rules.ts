@@ -52,15 +52,23 @@ const portMatches = (rule: NetworkRule, port: number) => rule.port === undefined
 function nameMatches(rule: NetworkRule, name: string): boolean {
   if (rule.host === '*') return true;
   if (rule.host.startsWith('*.')) return name.endsWith(rule.host.slice(1)) && name.length > rule.host.length - 1;
-  return rule.host === name && parseAddress(rule.host) === undefined;
+  return rule.host === name && ruleAddress(rule) === undefined;
 }
 
 const sameAddress = (a: Address, b: Address) => a.kind() === b.kind() && a.toNormalizedString() === b.toNormalizedString();
 
+/** Each rule's host as an address (null: a name), parsed once: a proxy asks for every connection. */
+const ruleAddresses = new WeakMap<NetworkRule, Address | null>();
+function ruleAddress(rule: NetworkRule): Address | undefined {
+  let parsed = ruleAddresses.get(rule);
+  if (parsed === undefined) ruleAddresses.set(rule, (parsed = parseAddress(rule.host) ?? null));
+  return parsed ?? undefined;
+}
+
 /** A rule's host against an address the run named as such: `*`, or the same address in any spelling. */
 function addressMatches(rule: NetworkRule, address: Address): boolean {
   if (rule.host === '*') return true;
-  const ruled = parseAddress(rule.host);
+  const ruled = ruleAddress(rule);
   return ruled !== undefined && sameAddress(ruled, address);
 }
 
