@@ -1,8 +1,6 @@
-// Which hosts name the machine itself: localhost and 127.0.0.0/8, ::1, the unspecified addresses.
-// A sandbox reaches them only by host and port (the core's rules, and the UI's "Allow" fix).
+// Which hosts name the machine itself: a localhost name, a loopback or an unspecified address, in
+// any spelling (`127.1`, `[::ffff:7f00:1]`, `0x7f.1`); parsed by addresses.ts, not matched as text.
+// A sandbox reaches them only by host and port; a remote is plain http:// only there.
+import { namesThisMachine } from './addresses';
 
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost' || bare.endsWith('.localhost') || bare === '::1' || bare === '::' || bare === '0.0.0.0') return true;
-  return /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
-}
+export const isLoopback = (host: string): boolean => namesThisMachine(host);

@@ -83,13 +83,19 @@ describe.skipIf(skip)('a host the sandbox refused', () => {
 });
 
 describe('reading a denial back', () => {
-  const denial = { host: 'evil.com', port: 443, why: "it is not in this instance's network list" };
+  const denial = { host: 'evil.com', port: 443, why: "it is not in this instance's network list", allow: 'evil.com' };
 
   it('from the feed’s raw JSON and from the core’s own message text', () => {
     const raw = JSON.stringify({ type: 'system', runId: 'run_1', event: { type: 'sandbox.denied', ...denial } });
     expect(denialFromRaw(raw)).toEqual(denial);
     expect(denialFromText(denialLine(denial))).toEqual(denial);
-    expect(denialFromText(denialLine({ host: '::1', port: 8080, why: 'no' }))).toEqual({ host: '::1', port: 8080, why: 'no' });
+    const machine = { host: '::ffff:7f00:1', port: 8080, why: 'it is this machine', allow: '127.0.0.1:8080' };
+    expect(denialLine(machine)).toBe("The sandbox refused [::ffff:7f00:1]:8080: it is this machine. To allow it, add 127.0.0.1:8080 to the instance's sandbox network.");
+    expect(denialFromText(denialLine(machine))).toEqual(machine);
+    // Nothing would allow it: the line says why, and offers nothing.
+    const never = { host: '169.254.169.254', port: 80, why: 'it is a link-local address' };
+    expect(denialLine(never)).toBe('The sandbox refused 169.254.169.254:80: it is a link-local address.');
+    expect(denialFromText(denialLine(never))).toEqual(never);
   });
 
   it('is nothing for lines that are not denials, or are malformed', () => {
@@ -100,12 +106,11 @@ describe('reading a denial back', () => {
     expect(denialFromText('The sandbox refused everything, said the agent.')).toBeUndefined();
   });
 
-  it('allows a host by name, and the machine’s own services only with their port', () => {
+  it('offers the fix the core named, and none where nothing would allow it', () => {
     expect(ruleFor(denial)).toBe('evil.com');
-    expect(ruleFor({ host: 'API.Example.com.', port: 443, why: '' })).toBe('api.example.com');
-    expect(ruleFor({ host: '127.0.0.1', port: 5432, why: '' })).toBe('127.0.0.1:5432');
-    expect(ruleFor({ host: 'localhost', port: 11434, why: '' })).toBe('localhost:11434');
-    expect(ruleFor({ host: '::1', port: 8080, why: '' })).toBe('[::1]:8080');
-    expect(ruleFor({ host: 'bad host', port: 80, why: '' })).toBeUndefined();
+    expect(ruleFor({ host: '::1', port: 8080, why: '', allow: '127.0.0.1:8080' })).toBe('127.0.0.1:8080');
+    expect(ruleFor({ host: '169.254.169.254', port: 80, why: '' })).toBeUndefined();
+    expect(ruleFor({ host: '127.0.0.1', port: 7321, why: "it is Steward's own port" })).toBeUndefined();
+    expect(ruleFor({ host: 'x', port: 80, why: '', allow: 'bad host' })).toBeUndefined();
   });
 });

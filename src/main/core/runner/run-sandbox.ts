@@ -13,7 +13,6 @@ import type { StewardServer } from '../agents/steward-server';
 import type { Denial } from '../sandbox/egress';
 import { sandboxSupport } from '../sandbox/host-support';
 import { limitsOf } from '../sandbox/limits';
-import { isLoopback } from '../sandbox/network-rules';
 import { sandboxPolicy } from '../sandbox/policy';
 import { type SandboxRun, openSandbox } from '../sandbox/sandbox-run';
 import type { Store } from '../store';
@@ -41,6 +40,15 @@ export interface RunSandboxDeps {
   runsDir: string;
   /** Steward's public URL while the tunnel is up. */
   publicUrl: () => string | null;
+  /** Steward's API (its port is served /mcp alone to every sandbox, whether the run has Steward's tools or not). */
+  apiUrl?: () => string;
+}
+
+/** The port of Steward's own API, from its URL. */
+function portOf(url: string | undefined): number | undefined {
+  if (url === undefined) return undefined;
+  const parsed = new URL(url);
+  return Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));
 }
 
 export function createRunSandboxes(deps: RunSandboxDeps) {
@@ -67,13 +75,16 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
       });
       // A CLI's state folder must exist to be mounted writable; one it has not made yet, it could not make inside.
       for (const folder of policy.writable) if (!/\.json$/.test(folder) && !fs.existsSync(folder) && folder !== policy.workspaceDir && !instance.sandbox.writeAllow.includes(folder)) fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
+      // Steward's port is Steward's whether or not this run was given its tools.
+      policy.stewardPort ??= portOf(deps.apiUrl?.());
       return openSandbox(policy, support, { runId: run.id, runsDir: deps.runsDir, onDenied, limits: limitsOf(instance.sandbox) });
     },
   };
 }
 
-/** The feed's line for a refused connection, with the fix (loopback is opened only with its port). */
+/** The feed's line for a refused connection, with the fix when one would work (the decision names it: network-rules.ts). */
 export function denialLine(denial: Denial): string {
-  const entry = isLoopback(denial.host) ? `${denial.host.includes(':') ? `[${denial.host}]` : denial.host}:${denial.port}` : denial.host;
-  return `The sandbox refused ${denial.host}:${denial.port}: ${denial.why}. To allow it, add ${entry} to the instance's sandbox network.`;
+  const where = `${denial.host.includes(':') ? `[${denial.host}]` : denial.host}:${denial.port}`;
+  const fix = denial.allow === undefined ? '' : ` To allow it, add ${denial.allow} to the instance's sandbox network.`;
+  return `The sandbox refused ${where}: ${denial.why}.${fix}`;
 }

@@ -16,6 +16,8 @@ import { afterRun } from './after-run';
 import { createConversations, sessionKindOf } from './conversations';
 import { labelOf } from './run-label';
 import { createRunSandboxes, denialLine } from './run-sandbox';
+import { type RunRefusals, createRefusalNotices } from './refusal-notices';
+import { footprintName } from '../sandbox/agent-footprint';
 import { type RunKeys, createStewardGrants } from './steward-grants';
 import type { SandboxRun } from '../sandbox/sandbox-run';
 import type { Dispatch } from '../dispatch';
@@ -61,6 +63,8 @@ interface Active {
   /** The preset whose sessions this run's agent keeps, as it was when the run started (the instance's agent may change meanwhile). */
   sessionKind: string | undefined;
   sandbox: SandboxRun | undefined;
+  /** What its sandbox refused, said or counted. */
+  refusals: RunRefusals | undefined;
   /** The usdPerRun it is held to, once started. */
   limit: { usd: number; of: string } | null;
   /** What its agent reported it used so far, and whether writing it is already under way. */
@@ -110,7 +114,8 @@ export function createRunner(deps: RunnerDeps) {
   // The runs' private folders live in the data folder, out of every sandbox's sight.
   const runsDir = path.join(deps.dataDir, 'runs');
   const grants = createStewardGrants(deps.runKeys, deps.apiUrl, logger, runsDir);
-  const sandboxes = createRunSandboxes({ store, dataDir: deps.dataDir, runsDir, publicUrl: deps.publicUrl });
+  const sandboxes = createRunSandboxes({ store, dataDir: deps.dataDir, runsDir, publicUrl: deps.publicUrl, apiUrl: deps.apiUrl });
+  const notices = createRefusalNotices(clock);
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labelOf(run), displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
@@ -194,6 +199,8 @@ export function createRunner(deps: RunnerDeps) {
       active.delete(run.id);
       return;
     }
+    // Nothing the sandbox refuses from now on is said: the run's last line is on its way.
+    const quiet = entry.refusals?.end();
     const failure = failureOf(entry.ending, exit, entry.overBudget);
     // A run that failed on one of its sandbox's limits says so rather than what its agent made of it (in its stderr still).
     const error = failure !== null && entry.ending === undefined && limitReached ? limitReached : failure;
@@ -213,7 +220,7 @@ export function createRunner(deps: RunnerDeps) {
         // What the agent's stream already said is not said twice: the line keeps the rest (its exit code).
         const shown = 'failureShown' in exit ? exit.failureShown : undefined;
         const said = shown !== undefined && error?.endsWith(`: ${shown}`) ? error.slice(0, -shown.length - 2) : error;
-        line(run, 'system', `Run ${status.replace('_', ' ')} after ${seconds} s${said ? `: ${said}` : ''}`, { type: 'run.finished', runId: run.id, status, error });
+        line(run, 'system', `Run ${status.replace('_', ' ')} after ${seconds} s${said ? `: ${said}` : ''}`, { type: 'run.finished', runId: run.id, status, error, ...(quiet ? { sandboxRefusedQuietly: quiet } : {}) });
         // A session the CLI could not resume (expired, deleted) would fail every later run of the thread too.
         if (status === 'failed' && run.resumedSessionId && !entry.sessionNamed) {
           conversations.forget(run);
@@ -225,14 +232,14 @@ export function createRunner(deps: RunnerDeps) {
       .catch((failure: unknown) => logger.error({ err: failure, runId: run.id }, 'could not record the end of a run'))
       .finally(() => {
         active.delete(run.id);
-        logger.info({ runId: run.id, status, error }, 'run finished');
+        logger.info({ runId: run.id, status, error, ...(quiet ? { sandboxRefusedQuietly: quiet } : {}) }, 'run finished');
         pump();
       });
   }
 
   function launch(run: Run): void {
     const instance = store.instances.get(run.instanceId);
-    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined, sessionNamed: false, sessionKind: undefined, sandbox: undefined, limit: null, usage: { costUsd: null, inputTokens: null, outputTokens: null }, usageQueued: false, overBudget: undefined, timeoutLeftMs: 0, tickingSince: undefined };
+    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined, sessionNamed: false, sessionKind: undefined, sandbox: undefined, refusals: undefined, limit: null, usage: { costUsd: null, inputTokens: null, outputTokens: null }, usageQueued: false, overBudget: undefined, timeoutLeftMs: 0, tickingSince: undefined };
     active.set(run.id, entry);
     if (!instance) return finish(entry, { error: `The instance ${run.instanceId} no longer exists.` });
     void start(entry, instance).catch((error: unknown) => finish(entry, { error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` }));
@@ -245,13 +252,11 @@ export function createRunner(deps: RunnerDeps) {
     entry.sessionKind = sessionKindOf(agent);
     fs.mkdirSync(instance.workspaceDir, { recursive: true });
     const steward = grants.grant(run, agent);
-    const refused = new Set<string>();
+    // The CLI's own telemetry is counted; anything else is said once a day per instance and host.
+    entry.refusals = notices.open(instance.id, footprintName(agent));
+    const { refusals } = entry;
     entry.sandbox = await sandboxes.open(run, instance, steward, (denial) => {
-      // Once per host and port: a client retrying the same host says nothing new.
-      const key = `${denial.host}:${denial.port}`;
-      if (refused.has(key)) return;
-      refused.add(key);
-      record(run, { type: 'system', text: denialLine(denial), raw: { type: 'sandbox.denied', ...denial } });
+      if (refusals.refused(denial)) record(run, { type: 'system', text: denialLine(denial), raw: { type: 'sandbox.denied', ...denial } });
     });
     // Cancelled, or Steward stopping, while the sandbox opened.
     if (entry.ending !== undefined || !running) return finish(entry, { code: null, signal: null, stderr: '' });

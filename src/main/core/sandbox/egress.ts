@@ -1,26 +1,26 @@
 // The only ways out of a run's sandbox, served by Steward outside it: an HTTP proxy (CONNECT for
-// TLS, absolute URLs for plain HTTP) that lets through the hosts the rules allow and refuses the
-// rest with 403, telling the run what it refused; one plain forward per loopback port the rules
-// name; and, for Steward's own port, a forward of /mcp alone. A name that resolves to the machine
-// itself or to a link-local address (cloud metadata) is refused: DNS cannot open loopback.
-import dns from 'node:dns/promises';
+// TLS, absolute URLs for plain HTTP) that lets through what the rules allow and refuses the rest
+// with 403, telling the run what it refused; and one bridge per loopback port the rules name.
+// Every one of them asks `destination` (network-rules.ts decides) and connects to the address it
+// checked, never looking the name up again. Steward's own port, however it is reached (the bridge,
+// CONNECT, an absolute URL, any spelling of this machine), goes to one gate that serves /mcp alone.
+import dns from 'node:dns';
 import http from 'node:http';
 import net from 'node:net';
 import { pipeline } from 'node:stream';
-import { type NetworkRule, allows, forbiddenResolution, isLoopback, parseRule } from './network-rules';
+import { bareHost, parseAddress } from '../../../shared/addresses';
+import { type Reach, type Request, type Verdict, nameVerdict, parseRule, verdict } from './network-rules';
 
 export interface Denial {
+  /** As the run asked for it, without brackets. */
   host: string;
   port: number;
   why: string;
+  /** The entry of the instance's network list that would allow it; absent when nothing would. */
+  allow?: string | undefined;
 }
 
-export interface EgressOptions {
-  rules: readonly NetworkRule[];
-  /** Refused whatever `rules` say. */
-  refused?: readonly NetworkRule[] | undefined;
-  /** Steward's port on loopback: through it only /mcp is served. */
-  stewardPort?: number | undefined;
+export interface EgressOptions extends Reach {
   onDenied(denial: Denial): void;
 }
 
@@ -31,38 +31,72 @@ export interface Egress {
   close(): Promise<void>;
 }
 
-/** The address to dial for host:port, or why not. */
-async function destination(host: string, port: number, rules: readonly NetworkRule[], refused: readonly NetworkRule[] = []): Promise<{ address: string } | { why: string }> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (allows(refused, bare, port)) return { why: "it is Steward's own trigger listener, which a run reaches only through Steward's tools (/mcp)" };
-  if (!allows(rules, bare, port)) return { why: "it is not in this instance's network list" };
-  if (isLoopback(bare)) return { address: bare === 'localhost' ? '127.0.0.1' : bare };
-  if (net.isIP(bare)) return forbiddenResolution(bare) ? { why: 'link-local addresses are never reachable' } : { address: bare };
+/** Where a connection to host:port may go: its name looked up once, each address it resolved to judged; the first allowed wins. */
+export async function destination(request: Request, reach: Reach): Promise<Verdict> {
+  const decided = nameVerdict(request, reach);
+  if (decided) return decided;
+  let found: dns.LookupAddress[];
   try {
-    const found = (await dns.lookup(bare, { all: true })).find((entry) => !forbiddenResolution(entry.address));
-    return found ? { address: found.address } : { why: `${bare} resolves to this machine or a link-local address` };
+    found = await dns.promises.lookup(bareHost(request.host), { all: true, verbatim: true });
   } catch (error) {
-    return { why: `${bare} could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+    return { refused: `it could not be resolved (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
+  const verdicts = found.map((entry) => parseAddress(entry.address)).filter((address) => address !== undefined).map((address) => verdict(request, address, reach));
+  return verdicts.find((each) => 'to' in each && each.to === 'address') ?? verdicts.find((each) => 'to' in each) ?? verdicts[0] ?? { refused: 'it resolved to no address' };
 }
 
-/** Why a run may not fetch `url`, or undefined when it may (the built-in agent's http tool asks). */
-export async function reachable(rules: readonly NetworkRule[], url: string, refused: readonly NetworkRule[] = []): Promise<string | undefined> {
-  const target = new URL(url);
-  const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80));
-  const found = await destination(target.hostname, port, rules, refused);
-  return 'why' in found ? found.why : undefined;
+/** The host and port of an http(s) URL, as a request. */
+export function requestOf(url: URL): Request {
+  return { host: bareHost(url.hostname), port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
 }
 
-function refuse(socket: net.Socket, status: string, text: string): void {
+const refusal = (request: Request, why: string) => `Steward's sandbox refused ${request.host.includes(':') ? `[${request.host}]` : request.host}:${request.port}: ${why}.\n`;
+
+function refuseSocket(socket: net.Socket, status: string, text: string): void {
   socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
 }
 
-const refusal = (host: string, port: number, why: string) => `Steward's sandbox refused ${host}:${port}: ${why}.\n`;
+/** Keeps every socket of the ways out, to end them all when the run does. */
+function track(sockets: Set<net.Socket>, socket: net.Socket): void {
+  sockets.add(socket);
+  socket.on('close', () => sockets.delete(socket));
+  socket.on('error', () => undefined);
+}
 
-function proxyServer(options: EgressOptions, sockets: Set<net.Socket>): http.Server {
-  const denied = (host: string, port: number, why: string) => options.onDenied({ host, port, why });
-  const server = http.createServer((request, response) => void forward(request, response));
+/** Passes a request on to `port` at `address` and its answer back. */
+function forwardTo(address: string, port: number, path: string, request: http.IncomingMessage, response: http.ServerResponse, headers: http.OutgoingHttpHeaders): void {
+  const upstream = http.request({ host: address, port, method: request.method, path, headers });
+  upstream.on('response', (answer) => {
+    response.writeHead(answer.statusCode ?? 502, answer.headers);
+    pipeline(answer, response, () => undefined);
+  });
+  upstream.on('error', (error) => {
+    if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
+    response.end(`Steward's sandbox proxy could not reach port ${port}: ${error.message}\n`);
+  });
+  pipeline(request, upstream, () => undefined);
+}
+
+/** The one path of Steward's API a sandboxed run reaches: its MCP server. `path` may carry a query. */
+export const stewardServes = (path: string): boolean => path.split('?')[0] === '/mcp';
+
+/**
+ * Steward's port as a run sees it, whichever way it came: /mcp, and nothing else of the API (the
+ * run's key opens only what it may anyway). `path` is the request's path and query as the way in
+ * read it: the request line for the bridge and a CONNECT tunnel, the absolute URL's for the proxy.
+ */
+function serveSteward(stewardPort: number, path: string, request: http.IncomingMessage, response: http.ServerResponse): void {
+  if (!stewardServes(path)) {
+    response.writeHead(403, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ error: { code: 'forbidden', message: "Inside a sandbox, only Steward's /mcp is reachable." } }));
+    return;
+  }
+  forwardTo('127.0.0.1', stewardPort, path, request, response, request.headers);
+}
+
+function proxyServer(options: EgressOptions, gate: http.Server | undefined, sockets: Set<net.Socket>): http.Server {
+  const denied = (request: Request, refused: Extract<Verdict, { refused: string }>) => options.onDenied({ host: request.host, port: request.port, why: refused.refused, ...(refused.allow === undefined ? {} : { allow: refused.allow }) });
+  const server = http.createServer((request, response) => void forward(request, response).catch(() => response.destroy()));
   async function forward(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     let url: URL;
     try {
@@ -72,49 +106,48 @@ function proxyServer(options: EgressOptions, sockets: Set<net.Socket>): http.Ser
       response.writeHead(400, { 'content-type': 'text/plain' }).end("Steward's sandbox proxy takes absolute http:// URLs and CONNECT.\n");
       return;
     }
-    const port = Number(url.port || 80);
-    const host = url.hostname;
-    const target = await destination(host, port, options.rules, options.refused);
-    if ('why' in target) {
-      denied(host, port, target.why);
-      response.writeHead(403, { 'content-type': 'text/plain' }).end(refusal(host, port, target.why));
+    const wanted = requestOf(url);
+    const target = await destination(wanted, options);
+    const path = `${url.pathname}${url.search}`;
+    if ('refused' in target) {
+      denied(wanted, target);
+      response.writeHead(403, { 'content-type': 'text/plain' }).end(refusal(wanted, target.refused));
+    } else if (target.to === 'steward') {
+      serveSteward(options.stewardPort!, path, request, response);
+    } else {
+      const headers: http.OutgoingHttpHeaders = { ...request.headers, host: url.host };
+      delete headers['proxy-connection'];
+      delete headers['proxy-authorization'];
+      forwardTo(target.address, wanted.port, path, request, response, headers);
+    }
+  }
+  server.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => void tunnel(request, client, head).catch(() => client.destroy()));
+  async function tunnel(request: http.IncomingMessage, client: net.Socket, head: Buffer): Promise<void> {
+    track(sockets, client);
+    const rule = parseRule(request.url ?? '');
+    // A port out of range would make net.connect throw: refused here, not left to take the process down.
+    if (!rule || rule.port === undefined || rule.port < 1 || rule.port > 65535 || rule.host.includes('*')) return refuseSocket(client, '400 Bad Request', 'CONNECT takes host:port.\n');
+    const wanted = { host: rule.host, port: rule.port };
+    const target = await destination(wanted, options);
+    if ('refused' in target) {
+      denied(wanted, target);
+      return refuseSocket(client, '403 Forbidden', refusal(wanted, target.refused));
+    }
+    if (target.to === 'steward') {
+      // The tunnel's bytes are read as HTTP by the gate: /mcp alone, as through the bridge.
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) client.unshift(head);
+      gate?.emit('connection', client);
       return;
     }
-    const headers: http.OutgoingHttpHeaders = { ...request.headers, host: url.host };
-    delete headers['proxy-connection'];
-    delete headers['proxy-authorization'];
-    const upstream = http.request({ host: target.address, port, method: request.method, path: `${url.pathname}${url.search}`, headers });
-    upstream.on('response', (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      pipeline(answer, response, () => undefined);
-    });
-    upstream.on('error', (error) => {
-      if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
-      response.end(`Steward's sandbox proxy could not reach ${host}:${port}: ${error.message}\n`);
-    });
-    pipeline(request, upstream, () => undefined);
-  }
-  server.on('connect', (request: http.IncomingMessage, client: net.Socket, head: Buffer) => void tunnel(request, client, head));
-  async function tunnel(request: http.IncomingMessage, client: net.Socket, head: Buffer): Promise<void> {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    client.on('error', () => undefined);
-    const rule = parseRule(request.url ?? '');
-    if (!rule || rule.port === undefined) return refuse(client, '400 Bad Request', 'CONNECT takes host:port.\n');
-    const target = await destination(rule.host, rule.port, options.rules, options.refused);
-    if ('why' in target) {
-      denied(rule.host, rule.port, target.why);
-      return refuse(client, '403 Forbidden', refusal(rule.host, rule.port, target.why));
-    }
-    const upstream = net.connect(rule.port, target.address);
-    sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
+    const upstream = net.connect(wanted.port, target.address);
+    track(sockets, upstream);
     upstream.once('connect', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length > 0) upstream.write(head);
       pipeline(client, upstream, client, () => undefined);
     });
-    upstream.once('error', (error) => refuse(client, '502 Bad Gateway', `Steward's sandbox proxy could not reach ${rule.host}:${rule.port}: ${error.message}\n`));
+    upstream.once('error', (error) => refuseSocket(client, '502 Bad Gateway', `Steward's sandbox proxy could not reach ${rule.host}:${rule.port}: ${error.message}\n`));
   }
   return server;
 }
@@ -124,30 +157,10 @@ function portForward(port: number, sockets: Set<net.Socket>): net.Server {
   return net.createServer((client) => {
     const upstream = net.connect(port, '127.0.0.1');
     for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
+      track(sockets, socket);
       socket.on('error', () => client.destroy());
     }
     pipeline(client, upstream, client, () => undefined);
-  });
-}
-
-/** Steward's port as a run sees it: /mcp, and nothing else of the API (the run's key opens only what it may anyway). */
-function stewardForward(port: number): http.Server {
-  return http.createServer((request, response) => {
-    const pathname = (request.url ?? '').split('?')[0];
-    if (pathname !== '/mcp') {
-      response.writeHead(403, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: { code: 'forbidden', message: 'Inside a sandbox, only Steward\'s /mcp is reachable.' } }));
-      return;
-    }
-    const forward = http.request({ host: '127.0.0.1', port, method: request.method, path: request.url, headers: request.headers });
-    forward.on('response', (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      pipeline(answer, response, () => undefined);
-    });
-    forward.on('error', () => response.destroy());
-    pipeline(request, forward, () => undefined);
   });
 }
 
@@ -155,15 +168,17 @@ function stewardForward(port: number): http.Server {
 export function openEgress(options: EgressOptions, ports: readonly number[], listen: Listen): Egress {
   const sockets = new Set<net.Socket>();
   const servers: net.Server[] = [];
-  const proxy = proxyServer(options, sockets);
+  const stewardPort = options.stewardPort;
+  const gate = stewardPort === undefined ? undefined : http.createServer((request, response) => serveSteward(stewardPort, request.url ?? '', request, response));
+  gate?.on('connection', (socket: net.Socket) => track(sockets, socket));
+  const proxy = proxyServer(options, gate, sockets);
   listen(proxy, 'proxy');
   servers.push(proxy);
   for (const port of ports) {
-    const server = port === options.stewardPort ? stewardForward(port) : portForward(port, sockets);
-    server.on('connection', (socket: net.Socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    });
+    // The bridge asks what the proxy asks: is 127.0.0.1 at this port Steward?
+    const bridged = verdict({ host: '127.0.0.1', port }, parseAddress('127.0.0.1')!, options);
+    const server = 'to' in bridged && bridged.to === 'steward' ? gate! : portForward(port, sockets);
+    server.on('connection', (socket: net.Socket) => track(sockets, socket));
     listen(server, String(port));
     servers.push(server);
   }
@@ -171,7 +186,7 @@ export function openEgress(options: EgressOptions, ports: readonly number[], lis
   return {
     async close() {
       for (const socket of sockets) socket.destroy();
-      for (const server of servers) if (server instanceof http.Server) server.closeAllConnections();
+      for (const server of [...servers, ...(gate ? [gate] : [])]) if (server instanceof http.Server) server.closeAllConnections();
       await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     },
   };

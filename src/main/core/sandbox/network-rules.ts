@@ -1,11 +1,17 @@
 // Which hosts a sandboxed run may reach: rules written as the instance's `network` takes them
-// (`api.example.com`, `*.github.com`, `*`, `host:port`), matched against a host and port. Loopback
-// is the machine's own services (Steward, a model server, a database): it is reached only where a
-// rule names the loopback host and its port, never through a wildcard.
-import net from 'node:net';
-import { isLoopback } from '../../../shared/loopback';
-
-export { isLoopback };
+// (`api.example.com`, `*.github.com`, `*`, `host:port`), and the one decision every way out takes
+// (`verdict`): a host and port, and the address it resolved to, become "dial this address", "this is
+// Steward: serve /mcp alone", or a refusal with the entry that would allow it, if any would.
+//
+// Addresses are parsed and classified (addresses.ts), never matched as text:
+// - this machine (loopback, unspecified, its own interface addresses) is reached only at a port a
+//   rule names with a loopback host (`127.0.0.1:8080`, `localhost:8080`, `[::1]:8080`), whatever
+//   spelling the run uses; Steward's own port is served /mcp alone, however it is reached;
+// - link-local (cloud metadata) and unroutable addresses are never reached;
+// - a local network's addresses are reached by a rule that names the host (or address), never by `*`;
+// - the internet by any rule that matches: `*` included.
+import { type Address, addressEntry, bareHost, isLocalhostName, namesThisMachine, parseAddress } from '../../../shared/addresses';
+import { destinationOf } from './addresses';
 
 export interface NetworkRule {
   /** Lower case, without brackets; `*` for any host, `*.example.com` for its subdomains. */
@@ -22,50 +28,123 @@ export function parseRule(text: string): NetworkRule | undefined {
     try {
       const url = new URL(value);
       const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : url.protocol === 'http:' ? 80 : undefined;
-      return { host: url.hostname.replace(/^\[|\]$/g, ''), port };
+      return { host: bareHost(url.hostname), port };
     } catch {
       return undefined;
     }
   }
   const bracketed = /^\[([0-9a-f:.]+)\](?::(\d+))?$/.exec(value);
   if (bracketed) return { host: bracketed[1], port: bracketed[2] === undefined ? undefined : Number(bracketed[2]) };
-  if (net.isIPv6(value)) return { host: value, port: undefined };
+  if (parseAddress(value)?.kind() === 'ipv6') return { host: value, port: undefined };
   const [host, port, extra] = value.split(':');
   if (!host || extra !== undefined || (port !== undefined && !/^\d+$/.test(port))) return undefined;
-  return { host, port: port === undefined ? undefined : Number(port) };
+  return { host: bareHost(host), port: port === undefined ? undefined : Number(port) };
 }
 
-function hostMatches(pattern: string, host: string): boolean {
-  if (pattern === '*') return true;
-  if (pattern.startsWith('*.')) return host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1;
-  return pattern === host;
-}
-
-/** Whether `rules` let a run connect to host:port. */
-export function allows(rules: readonly NetworkRule[], host: string, port: number): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
-  const loopback = isLoopback(bare);
-  return rules.some((rule) => {
-    if (rule.port !== undefined && rule.port !== port) return false;
-    // Loopback only by its own name and port: `*` or a port-less rule never opens the machine's services.
-    if (loopback) return rule.port !== undefined && isLoopback(rule.host) && (rule.host === bare || bothLocal(rule.host, bare));
-    return hostMatches(rule.host, bare);
-  });
-}
-
-/** localhost, 127.0.0.1 and ::1 name the same services. */
-const bothLocal = (a: string, b: string): boolean => [a, b].every((each) => each === 'localhost' || each === '127.0.0.1' || each === '::1');
-
-/** The loopback ports the rules name: inside the sandbox each is bridged to the machine's own. */
+/** The ports of this machine the rules open: those named with a loopback host (inside the sandbox each is bridged to the machine's own). */
 export function loopbackPorts(rules: readonly NetworkRule[]): number[] {
-  return [...new Set(rules.filter((rule) => rule.port !== undefined && isLoopback(rule.host)).map((rule) => rule.port!))].sort((a, b) => a - b);
+  return [...new Set(rules.filter((rule) => rule.port !== undefined && namesThisMachine(rule.host)).map((rule) => rule.port!))].sort((a, b) => a - b);
 }
 
-/** An address a name resolved to that a name-based rule must not open: the machine itself, or link-local (cloud metadata). */
-export function forbiddenResolution(address: string): boolean {
-  if (isLoopback(address)) return true;
-  if (net.isIPv4(address)) return address.startsWith('169.254.') || address.startsWith('0.');
-  const lower = address.toLowerCase();
-  return lower.startsWith('fe80:') || lower.startsWith('::ffff:169.254.');
+const portMatches = (rule: NetworkRule, port: number) => rule.port === undefined || rule.port === port;
+
+/** A rule's host pattern against a name (not an address): `*`, `*.example.com`, or the name itself. */
+function nameMatches(rule: NetworkRule, name: string): boolean {
+  if (rule.host === '*') return true;
+  if (rule.host.startsWith('*.')) return name.endsWith(rule.host.slice(1)) && name.length > rule.host.length - 1;
+  return rule.host === name && ruleAddress(rule) === undefined;
 }
 
+const sameAddress = (a: Address, b: Address) => a.kind() === b.kind() && a.toNormalizedString() === b.toNormalizedString();
+
+/** Each rule's host as an address (null: a name), parsed once: a proxy asks for every connection. */
+const ruleAddresses = new WeakMap<NetworkRule, Address | null>();
+function ruleAddress(rule: NetworkRule): Address | undefined {
+  let parsed = ruleAddresses.get(rule);
+  if (parsed === undefined) ruleAddresses.set(rule, (parsed = parseAddress(rule.host) ?? null));
+  return parsed ?? undefined;
+}
+
+/** A rule's host against an address the run named as such: `*`, or the same address in any spelling. */
+function addressMatches(rule: NetworkRule, address: Address): boolean {
+  if (rule.host === '*') return true;
+  const ruled = ruleAddress(rule);
+  return ruled !== undefined && sameAddress(ruled, address);
+}
+
+/** A rule against a host as the run wrote it: by address when it is one, else by name. */
+function hostMatches(rule: NetworkRule, host: string): boolean {
+  const address = parseAddress(host);
+  return address ? addressMatches(rule, address) : nameMatches(rule, bareHost(host));
+}
+
+/** A host and port a run asked for. */
+export interface Request {
+  /** As the run wrote it (a name, or an address in any spelling, with or without brackets). */
+  host: string;
+  port: number;
+}
+
+export interface Reach {
+  rules: readonly NetworkRule[];
+  /** Refused by name whatever `rules` say: Steward's public trigger URL. */
+  refused?: readonly NetworkRule[] | undefined;
+  /** Steward's own port: on this machine, only /mcp is served through it. */
+  stewardPort?: number | undefined;
+}
+
+export type Verdict =
+  /** Connect to this address (the one that was checked: no second lookup). */
+  | { to: 'address'; address: string }
+  /** Steward's own port on this machine: serve /mcp alone. */
+  | { to: 'steward' }
+  /** Why not, and the network entry that would allow it (none when nothing would). */
+  | { refused: string; allow?: string };
+
+const notListed = "it is not in this instance's network list";
+
+/** Before any lookup: the verdicts that a name alone decides, or undefined when its addresses must decide. */
+export function nameVerdict(request: Request, reach: Reach): Verdict | undefined {
+  const name = bareHost(request.host);
+  if ((reach.refused ?? []).some((rule) => portMatches(rule, request.port) && hostMatches(rule, name))) {
+    return { refused: "it is Steward's own trigger listener, which a run reaches only through Steward's tools (/mcp)" };
+  }
+  const literal = parseAddress(name);
+  if (literal) return verdict(request, literal, reach);
+  // localhost is this machine without asking DNS.
+  if (isLocalhostName(name)) return verdict(request, parseAddress('127.0.0.1')!, reach);
+  if (!reach.rules.some((rule) => portMatches(rule, request.port) && nameMatches(rule, name))) return { refused: notListed, allow: name };
+  return undefined;
+}
+
+/** The decision for one address the request leads to (its literal address, or one its name resolved to). */
+export function verdict(request: Request, address: Address, reach: Reach): Verdict {
+  const host = bareHost(request.host);
+  // A name other than localhost resolved to `address`: the rules match the name, and the reason names the address.
+  const name = parseAddress(host) || isLocalhostName(host) ? undefined : host;
+  const it = name === undefined ? 'it is' : `it resolves to ${address.toString()}, which is`;
+  const { port } = request;
+  const listed = (rule: NetworkRule) => portMatches(rule, port) && (name === undefined ? addressMatches(rule, address) : nameMatches(rule, name));
+  switch (destinationOf(address)) {
+    case 'this machine': {
+      const opened = loopbackPorts(reach.rules).includes(port);
+      if (port === reach.stewardPort) {
+        return opened ? { to: 'steward' } : { refused: `${it} Steward's own port, which only a run with Steward's tools reaches, and only at /mcp` };
+      }
+      if (opened) return { to: 'address', address: address.toString() };
+      return { refused: `${it} this machine, which a run reaches only at a port its network list names with a loopback host`, allow: `127.0.0.1:${port}` };
+    }
+    case 'link-local':
+      return { refused: `${it} a link-local address (cloud metadata among them), which a sandbox never reaches` };
+    case 'unroutable':
+      return { refused: `${it} a multicast or broadcast address, which no connection goes to` };
+    case 'private': {
+      const matching = reach.rules.filter(listed);
+      if (matching.some((rule) => rule.host !== '*')) return { to: 'address', address: address.toString() };
+      const allow = name ?? addressEntry(address);
+      return matching.length > 0 ? { refused: `${it} on a local network, which * does not open (it opens the internet)`, allow } : { refused: notListed, allow };
+    }
+    case 'public':
+      return reach.rules.some(listed) ? { to: 'address', address: address.toString() } : { refused: notListed, allow: name ?? addressEntry(address) };
+  }
+}

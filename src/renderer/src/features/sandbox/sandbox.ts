@@ -3,7 +3,6 @@
 // JSON, or the text of the run's system message), the network rule that would allow it, and whether
 // an instance is in error because this machine cannot sandbox.
 import { type Instance, NetworkHost, SandboxConfig, SandboxPath } from '../../../../shared/contract';
-import { isLoopback } from '../../../../shared/loopback';
 
 export type SandboxList = 'network' | 'readDeny' | 'writeAllow';
 
@@ -31,22 +30,23 @@ export function sandboxToSave(draft: SandboxConfig): { ok: true; sandbox: Sandbo
   return { ok: true, sandbox: { ...data, network: once(data.network), readDeny: once(data.readDeny), writeAllow: once(data.writeAllow) } };
 }
 
-/** A connection the sandbox refused. */
+/** A connection the sandbox refused, and the network entry that would allow it (none when nothing would). */
 export interface Denial {
   host: string;
   port: number;
   why: string;
+  allow?: string | undefined;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function denialOf(host: unknown, port: unknown, why: unknown): Denial | undefined {
+function denialOf(host: unknown, port: unknown, why: unknown, allow: unknown): Denial | undefined {
   const number = typeof port === 'string' ? Number(port) : port;
   if (typeof host !== 'string' || host.trim() === '' || typeof number !== 'number' || !Number.isInteger(number) || number < 1 || number > 65535) return undefined;
-  return { host: host.trim(), port: number, why: typeof why === 'string' ? why : '' };
+  return { host: host.trim(), port: number, why: typeof why === 'string' ? why : '', ...(typeof allow === 'string' ? { allow } : {}) };
 }
 
-/** From an activity line's raw JSON: `{"type":"system","event":{"type":"sandbox.denied","host":…,"port":…,"why":…}}`. */
+/** From an activity line's raw JSON: `{"type":"system","event":{"type":"sandbox.denied","host":…,"port":…,"why":…,"allow":…}}`. */
 export function denialFromRaw(raw: string): Denial | undefined {
   let parsed: unknown;
   try {
@@ -56,23 +56,22 @@ export function denialFromRaw(raw: string): Denial | undefined {
   }
   const event = isRecord(parsed) ? parsed.event : undefined;
   if (!isRecord(event) || event.type !== 'sandbox.denied') return undefined;
-  return denialOf(event.host, event.port, event.why);
+  return denialOf(event.host, event.port, event.why, event.allow);
 }
 
-// The run's system message: "The sandbox refused <host>:<port>: <why>. To allow it, add <host> to the instance's sandbox network."
-const denialText = /^The sandbox refused (\S+):(\d+): ([\s\S]*?)\.? To allow it, add \S+ to the instance's sandbox network\.?\s*$/;
+// The run's system message: "The sandbox refused <host>:<port>: <why>." and, when something would allow it, " To allow it, add <entry> to the instance's sandbox network."
+const denialText = /^The sandbox refused (\S+):(\d+): ([\s\S]*?)\.?(?: To allow it, add (\S+) to the instance's sandbox network\.?)?\s*$/;
 
 /** From the text of a run's system message (messages carry no raw event). */
 export function denialFromText(text: string): Denial | undefined {
   const match = denialText.exec(text.trim());
-  return match ? denialOf(match[1], match[2], match[3]) : undefined;
+  return match ? denialOf(match[1].replace(/^\[(.*)\]$/, '$1'), match[2], match[3], match[4]) : undefined;
 }
 
-/** The entry of `network` that allows a refused connection: its host, with the port for loopback; undefined if none would be valid. */
+/** The entry of `network` that allows a refused connection, as the core named it; undefined when nothing would (Steward's own port, link-local, …). */
 export function ruleFor(denial: Denial): string | undefined {
-  const bare = denial.host.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
-  const host = bare.includes(':') ? `[${bare}]` : bare;
-  const result = NetworkHost.safeParse(isLoopback(bare) ? `${host}:${denial.port}` : host);
+  if (denial.allow === undefined) return undefined;
+  const result = NetworkHost.safeParse(denial.allow);
   return result.success ? result.data : undefined;
 }
 
