@@ -1,15 +1,17 @@
 // One run's sandbox while it lasts: its ways out (egress.ts) listening in a private folder, and
 // the command line that puts a process inside (bubblewrap on Linux, Seatbelt on macOS). Every
 // process of the run goes through `wrap`: the CLI, the built-in agent's shell commands, its MCP
-// servers. `close` ends the ways out and removes the folder.
+// servers. `close` ends the ways out, removes the folder and the placeholders bwrap made.
 import fs from 'node:fs';
 import path from 'node:path';
 import type net from 'node:net';
 import { createRunDir } from '../agents/steward-server';
-import { type Bridges, bubblewrapArgs } from './bubblewrap';
+import { stateEnv } from './agent-state';
+import { type Bridges, bubblewrapArgs, mountPlanOf } from './bubblewrap';
 import { type Denial, openEgress } from './egress';
 import type { SandboxSupport } from './host-support';
 import { loopbackPorts } from './network-rules';
+import { holdPlaceholders, releasePlaceholders } from './placeholders';
 import type { SandboxPolicy } from './policy';
 import { seatbeltProfile } from './seatbelt';
 
@@ -29,9 +31,13 @@ export interface SandboxRun {
 
 const defaultProxyPort = 3128;
 
-/** The environment inside: proxies pointed at the sandbox's own, loopback direct, a private TMPDIR. */
-export function sandboxEnv(env: NodeJS.ProcessEnv, proxyPort: number | undefined, tmpDir: string): NodeJS.ProcessEnv {
-  const inside: NodeJS.ProcessEnv = { ...env };
+/**
+ * The environment inside: proxies pointed at the sandbox's own, loopback direct, a private TMPDIR,
+ * and HOME and the CLIs' state variables in the instance's own state (`home`): the user's are not
+ * there, whatever the instance's env says.
+ */
+export function sandboxEnv(env: NodeJS.ProcessEnv, proxyPort: number | undefined, tmpDir: string, home: string): NodeJS.ProcessEnv {
+  const inside: NodeJS.ProcessEnv = { ...env, ...stateEnv(home) };
   for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'ALL_PROXY', 'all_proxy']) delete inside[name];
   if (proxyPort !== undefined) {
     const proxy = `http://127.0.0.1:${proxyPort}`;
@@ -60,11 +66,13 @@ function listenOn(server: net.Server, target: string | number): Promise<void> {
 
 /** `runsDir`: where the run's private folder goes (found after a crash by the run's id, like its configuration folder). */
 export async function openSandbox(policy: SandboxPolicy, support: Extract<SandboxSupport, { ok: true }>, options: { runId: string; runsDir: string; onDenied(denial: Denial): void }): Promise<SandboxRun> {
+  const linux = process.platform === 'linux';
+  // Planned before anything is opened: a startup file that cannot be protected refuses the run.
+  const placeholders = linux ? mountPlanOf(policy).placeholders.map((placeholder) => placeholder.path) : [];
   const hostDir = createRunDir(options.runsDir, options.runId);
   const ports = loopbackPorts(policy.network);
   const listening: Promise<void>[] = [];
   const servers = new Map<string, net.Server>();
-  const linux = process.platform === 'linux';
   const egress = openEgress({ rules: policy.network, refused: policy.refused, stewardPort: policy.stewardPort, onDenied: (denial) => options.onDenied(denial) }, linux ? ports : [], (server, name) => {
     servers.set(name, server);
     listening.push(listenOn(server, linux ? path.join(hostDir, name) : 0));
@@ -76,9 +84,11 @@ export async function openSandbox(policy: SandboxPolicy, support: Extract<Sandbo
     fs.rmSync(hostDir, { recursive: true, force: true });
     throw error;
   }
+  holdPlaceholders(placeholders);
   const close = async () => {
     await egress.close();
     fs.rmSync(hostDir, { recursive: true, force: true });
+    releasePlaceholders(placeholders);
   };
   if (linux) {
     // Always a proxy, even with nothing beyond loopback allowed: a client that asks for a host then
@@ -89,7 +99,7 @@ export async function openSandbox(policy: SandboxPolicy, support: Extract<Sandbo
     return {
       tool: support.tool,
       policy,
-      wrap: (command, args, env) => ({ command: support.bwrap!, args: bubblewrapArgs(policy, bridges, command, args), env: sandboxEnv(env, proxyPort, '/tmp') }),
+      wrap: (command, args, env) => ({ command: support.bwrap!, args: bubblewrapArgs(policy, bridges, command, args), env: sandboxEnv(env, proxyPort, '/tmp', policy.home) }),
       close,
     };
   }
@@ -102,7 +112,7 @@ export async function openSandbox(policy: SandboxPolicy, support: Extract<Sandbo
   return {
     tool: support.tool,
     policy,
-    wrap: (command, args, env) => ({ command: '/usr/bin/sandbox-exec', args: ['-p', profile, command, ...args], env: sandboxEnv(env, proxyPort, tmpDir) }),
+    wrap: (command, args, env) => ({ command: '/usr/bin/sandbox-exec', args: ['-p', profile, command, ...args], env: sandboxEnv(env, proxyPort, tmpDir, policy.home) }),
     close,
   };
 }
