@@ -215,7 +215,7 @@ describe('Seatbelt (macOS)', () => {
     home: agentHome,
     readable: ['/Users/u/.nvm/versions/node/v22.12.0/lib/node_modules', '/Users/u/reference'],
     writable: ['/Users/u/ws', agentHome],
-    links: [],
+    links: [{ path: '/Users/u/.nvm/versions/node/v22.12.0/bin/claude', target: '../lib/node_modules/@anthropic-ai/claude-code/cli.js' }],
     hidden: ['/Users', '/Volumes', '/Users/u', '/Users/u/.ssh', '/Users/u/Library/Keychains', data, '/etc/master.passwd'],
     denied: ['/Users/u/ws/private'],
     protected: [
@@ -254,6 +254,8 @@ describe('Seatbelt (macOS)', () => {
     // What may only be read takes writes back, should it lie in something writable.
     expect(lines[reference + 1]).toBe('(deny file-write* (subpath "/Users/u/reference"))');
     expect(profile).toContain('(allow file-read* file-write* (subpath "/var/folders/x/T/run") (subpath "/private/var/folders/x/T/run"))');
+    // The link that leads to the CLI is readable though the home is not.
+    expect(line('(allow file-read* (literal "/Users/u/.nvm/versions/node/v22.12.0/bin/claude"))')).toBeGreaterThan(home);
     expect(profile).toContain('(deny file-read* file-write* (subpath "/etc/master.passwd") (subpath "/private/etc/master.passwd"))');
     expect(profile).not.toMatch(/allow file-read\* file-write\* \(subpath "\/Users\/u"\)/);
   });

@@ -21,8 +21,8 @@ function spellings(file: string): string[] {
 
 const filters = (kind: 'subpath' | 'literal', files: string[]) => files.flatMap(spellings).map((file) => `(${kind} ${quoted(file)})`).join(' ');
 
-type Rule = { path: string; kind: 'hide' | 'read' | 'write' | 'protect' | 'deny' };
-const order: Record<Rule['kind'], number> = { hide: 0, read: 1, write: 2, protect: 3, deny: 4 };
+type Rule = { path: string; kind: 'hide' | 'read' | 'link' | 'write' | 'protect' | 'deny' };
+const order: Record<Rule['kind'], number> = { hide: 0, read: 1, link: 1, write: 2, protect: 3, deny: 4 };
 
 function ruleLines(rule: Rule, policy: SandboxPolicy): string[] {
   const at = filters('subpath', [rule.path]);
@@ -33,6 +33,9 @@ function ruleLines(rule: Rule, policy: SandboxPolicy): string[] {
     case 'read':
       // Inside a writable folder, a read-only one takes the writes back.
       return [`(allow file-read* ${at})`, `(deny file-write* ${at})`];
+    case 'link':
+      // A link on the way to the CLI (~/.nvm/…/bin/claude) is read itself, where the home is hidden.
+      return [`(allow file-read* ${filters('literal', [rule.path])})`];
     case 'write':
       return [`(allow file-read* file-write* ${at})`];
     case 'protect': {
@@ -58,6 +61,7 @@ export function seatbeltProfile(policy: SandboxPolicy, options: { tmpDir: string
   const rules: Rule[] = [
     ...policy.hidden.map((file): Rule => ({ path: file, kind: 'hide' })),
     ...policy.readable.map((file): Rule => ({ path: file, kind: 'read' })),
+    ...policy.links.map((link): Rule => ({ path: link.path, kind: 'link' })),
     ...[...policy.writable, options.tmpDir].map((file): Rule => ({ path: file, kind: 'write' })),
     ...policy.protected.map((entry): Rule => ({ path: entry.path, kind: 'protect' })),
     ...policy.denied.map((file): Rule => ({ path: file, kind: 'deny' })),
