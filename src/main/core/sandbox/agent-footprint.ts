@@ -4,6 +4,7 @@
 // file a run can write (not the workspace, not the instance's own state); where the user keeps the
 // CLI's state and login (hidden from every sandbox: a sandboxed run has its instance's own, see
 // agent-state.ts); and which of the user's files the instance's state starts from.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentConfig } from '../../../shared/contract';
 import { readRunWrittenFile } from '../run-written-file';
@@ -97,6 +98,20 @@ const footprints: Record<CliName, Footprint> = {
   },
 };
 
+/**
+ * One of the user's own files, through links (a user's dotfiles may be links), but never a FIFO or
+ * a device, nor a huge one: an unsandboxed run could have put one there to stall Steward.
+ */
+export function readUserFile(file: string): { text: string; mtimeMs: number } | undefined {
+  try {
+    const real = fs.realpathSync(file);
+    const text = readRunWrittenFile(real);
+    return text === undefined ? undefined : { text, mtimeMs: fs.statSync(real).mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Environment variables that name a model endpoint: ANTHROPIC_BASE_URL, GOOGLE_GEMINI_BASE_URL, OLLAMA_HOST, AZURE_OPENAI_ENDPOINT, ... */
 const endpointVariable = /(BASE_URL|_ENDPOINT)$|^OLLAMA_HOST$/i;
 /** `base_url = "…"`, `"baseURL": "…"`, `OLLAMA_HOST: …`, `"ANTHROPIC_BASE_URL": "…"` in a config file. */
@@ -154,8 +169,7 @@ const cliOf = (agent: AgentConfig): CliName | undefined => {
 
 /**
  * The endpoints the agent of `agent` may reach inside a sandbox, from the environment its process
- * gets and the user's own configuration files: nothing a run could have written (the files are
- * read without following a link or blocking all the same: an unsandboxed run could write them).
+ * gets and the user's own configuration files: nothing a sandboxed run could have written.
  */
 export function agentNeeds(agent: AgentConfig, env: NodeJS.ProcessEnv, home: string): AgentNeeds {
   // The built-in agent's model calls leave from Steward itself.
@@ -164,7 +178,7 @@ export function agentNeeds(agent: AgentConfig, env: NodeJS.ProcessEnv, home: str
   // A custom command's endpoint is whatever its env names.
   if (cli === undefined) return { network: endpointsIn(agent.env ?? {}, []) };
   const footprint = footprints[cli];
-  const configTexts = footprint.configFiles(env, home).map((file) => readRunWrittenFile(file) ?? '');
+  const configTexts = footprint.configFiles(env, home).map((file) => readUserFile(file)?.text ?? '');
   if (cli === 'opencode' && env.OPENCODE_CONFIG_CONTENT) configTexts.push(env.OPENCODE_CONFIG_CONTENT);
   return { network: [...footprint.hosts.map((host) => parseRule(host)!), ...endpointsIn(env, configTexts)] };
 }

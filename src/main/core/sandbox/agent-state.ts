@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readRunWrittenFile } from '../run-written-file';
-import type { Carried } from './agent-footprint';
+import { type Carried, readUserFile } from './agent-footprint';
 
 /** The instance's CLI state folder. */
 export const agentHomeOf = (dataDir: string, instanceId: string): string => path.join(dataDir, 'agent-homes', instanceId);
@@ -85,17 +85,6 @@ export function readStateJson(root: string, relative: string): Record<string, un
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   } catch {
     return {};
-  }
-}
-
-/** One of the user's own files, through links (the user's dotfiles may be links), but never a FIFO or a device, nor a huge one. */
-function readUserFile(file: string): { text: string; mtimeMs: number } | undefined {
-  try {
-    const real = fs.realpathSync(file);
-    const text = readRunWrittenFile(real);
-    return text === undefined ? undefined : { text, mtimeMs: fs.statSync(real).mtimeMs };
-  } catch {
-    return undefined;
   }
 }
 
