@@ -1,16 +1,20 @@
 // Sandbox: what a sandbox adds to a run, as the runner starts it. One `true` launched the way the
 // command agent launches (spawn in a new session, wait for exit), alternating sandboxed and on the
-// host in the same run; each sandboxed launch opens its run's sandbox (egress proxy, the loopback
-// bridge of a model server, the policy of a Claude Code instance, the seccomp filter, the run's
-// limits: its cgroup made and removed where the machine has one for Steward, else rlimits) and
-// closes it after. Target: median under 50 ms added, never over 100 ms.
+// host in the same run; each sandboxed launch makes the instance's CLI state ready and its policy (a
+// Claude Code instance: the system's folders, /etc's secrets hidden, the CLI's files, its workspace's
+// startup files protected), opens its run's sandbox (egress proxy, the loopback bridge of a model
+// server, the seccomp filter, the run's limits: its cgroup made and removed where the machine has one
+// for Steward, else rlimits) and closes it after. Target: median under 50 ms added, never over 100 ms.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { carriedFiles } from '../src/main/core/sandbox/agent-footprint';
+import { prepareAgentHome } from '../src/main/core/sandbox/agent-state';
 import { sandboxSupport, sandboxWords } from '../src/main/core/sandbox/host-support';
 import { sandboxPolicy } from '../src/main/core/sandbox/policy';
 import { openSandbox } from '../src/main/core/sandbox/sandbox-run';
+import { etcSecrets } from '../src/main/core/sandbox/system-folders';
 import { defaultLimits } from '../src/shared/contract';
 
 const runs = Number(process.env.BENCH_SANDBOX_RUNS ?? 40);
@@ -33,15 +37,8 @@ export async function sandboxBench(): Promise<Record<string, unknown>> {
   const workspaceDir = path.join(root, 'workspace');
   fs.mkdirSync(workspaceDir);
   const env = { ...process.env, ANTHROPIC_BASE_URL: 'http://127.0.0.1:4000' };
-  const policy = sandboxPolicy({
-    sandbox: { mode: 'sandbox', network: ['api.example.com'], readDeny: [], writeAllow: [] },
-    agent: { provider: 'command', preset: 'claude-code' },
-    env,
-    home: os.homedir(),
-    workspaceDir,
-    dataDir: path.join(root, 'data'),
-    otherWorkspaces: [],
-  });
+  // The first scan of /etc runs at Steward's start; a run uses its result.
+  await etcSecrets();
   const host: number[] = [];
   const sandboxed: number[] = [];
   try {
@@ -51,6 +48,21 @@ export async function sandboxBench(): Promise<Record<string, unknown>> {
       host.push(performance.now() - started);
 
       started = performance.now();
+      const agent = { provider: 'command', preset: 'claude-code' } as const;
+      const agentHome = path.join(root, 'data/agent-homes/ins_bench');
+      prepareAgentHome(agentHome, carriedFiles(agent, env, os.homedir()));
+      const policy = sandboxPolicy({
+        sandbox: { mode: 'sandbox', network: ['api.example.com'], readAllow: [], readDeny: [], writeAllow: [] },
+        agent,
+        env,
+        home: os.homedir(),
+        workspaceDir,
+        dataDir: path.join(root, 'data'),
+        agentHome,
+        otherWorkspaces: [],
+        commands: [{ command: 'claude', wholeFolder: false }],
+        systemSecrets: await etcSecrets(),
+      });
       const box = await openSandbox(policy, support, { runId: `run_bench${i}`, runsDir: path.join(root, 'runs'), onDenied: () => undefined, limits: defaultLimits });
       const wrapped = box.wrap('true', [], env);
       const code = await exitOf(wrapped.command, wrapped.args, wrapped.env, workspaceDir);

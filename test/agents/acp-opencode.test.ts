@@ -50,6 +50,8 @@ beforeAll(async () => {
   agent = { provider: 'acp', command: 'opencode', args: ['acp'], env: openCodeEnv(model.baseUrl) };
   const created = await agents.api('POST', '/api/instances', { name: 'OpenCode ACP', agent });
   expect(created.status).toBe(201);
+  // Its runs' config folder is the instance's own (sandboxed): listed there too.
+  markPluginInstalled(agents.stateOf(created.body.instance.id));
   instance = await agents.ready(created.body.instance.id);
   expect([instance.status, instance.imageTag]).toEqual(['running', expect.stringMatching(/^acp:OpenCode 1\.18\.33 · loads sessions · sandbox \(bubblewrap /)]);
 });

@@ -158,8 +158,8 @@ describe('claude-code', () => {
   it('fails a run whose session is gone, saying why, and the thread’s next run starts a new session', async () => {
     const start = await agents.settled((await send('Remember plum')).id);
     expect(start.sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    // Claude Code keeps a session as <config>/projects/<workspace path>/<id>.jsonl.
-    const [transcript] = filesNamed(configDir, `${start.sessionId}.jsonl`);
+    // Claude Code keeps a session as <config>/projects/<workspace path>/<id>.jsonl, in the instance's own CLI state.
+    const [transcript] = filesNamed(agents.stateOf(instance.id), `${start.sessionId}.jsonl`);
     fs.rmSync(transcript);
 
     const refused = await agents.settled((await send('Which fruit?', start.threadId)).id);

@@ -73,6 +73,8 @@ beforeAll(async () => {
   const agent = { provider: 'command', preset: 'opencode', args: ['--model', 'scripted/coder-1'], env: openCodeEnv(model.baseUrl) };
   const created = await agents.api('POST', '/api/instances', { name: 'OpenCode', agent });
   expect(created.status).toBe(201);
+  // Its runs' config folder is the instance's own (sandboxed): listed there too.
+  markPluginInstalled(agents.stateOf(created.body.instance.id));
   instance = await agents.ready(created.body.instance.id);
 });
 

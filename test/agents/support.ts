@@ -13,8 +13,10 @@ export const cliBin = path.join(root, '.cache/agent-clis/node_modules/.bin');
 export interface AgentDaemon {
   daemon: Server;
   dataDir: string;
-  /** The HOME every agent process sees (config folders go under it). */
+  /** The HOME of the daemon, and of an agent process outside a sandbox (the user's config folders go under it). */
   home: string;
+  /** A sandboxed instance's own CLI state: its runs' HOME (agent-state.ts). */
+  stateOf(instanceId: string): string;
   key: string;
   api(method: string, route: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** Waits until the run is no longer queued, waiting or running. */
@@ -72,6 +74,7 @@ export async function startAgentDaemon(env: NodeJS.ProcessEnv = {}): Promise<Age
     daemon,
     dataDir,
     home,
+    stateOf: (instanceId) => path.join(dataDir, 'agent-homes', instanceId),
     key,
     api,
     waitForRun,

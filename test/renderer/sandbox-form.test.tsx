@@ -50,7 +50,7 @@ describe('the Sandbox section of the agent form', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Create instance' }));
 
     const card = await screen.findByRole('article', { name: 'Fenced' });
-    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['api.example.com', '*.github.com'], readDeny: ['~/private'], writeAllow: ['/srv/notes'] });
+    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['api.example.com', '*.github.com'], readAllow: [], readDeny: ['~/private'], writeAllow: ['/srv/notes'] });
     expect(within(card).getByText('sandboxed')).toBeTruthy();
     expect(within(card).queryByRole('button', { name: 'Sandbox it' })).toBeNull();
 
@@ -64,7 +64,7 @@ describe('the Sandbox section of the agent form', () => {
     fireEvent.change(within(editor).getByLabelText('Writable path 1'), { target: { value: '~/notes' } });
     fireEvent.click(within(editor).getByRole('button', { name: 'Save agent' }));
     await waitFor(() => expect(within(card).queryByRole('form', { name: 'Agent of Fenced' })).toBeNull());
-    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['*.github.com', '127.0.0.1:8080'], readDeny: ['~/private'], writeAllow: ['~/notes'] });
+    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['*.github.com', '127.0.0.1:8080'], readAllow: [], readDeny: ['~/private'], writeAllow: ['~/notes'] });
 
     // Off, chosen in the form: marked as the risk it is, and the card says so once saved.
     fireEvent.click(within(card).getByRole('button', { name: 'Edit agent' }));
@@ -73,7 +73,7 @@ describe('the Sandbox section of the agent form', () => {
     expect(within(again).getByRole('status').textContent).toContain('Not sandboxed: the agent can read your SSH keys');
     fireEvent.click(within(again).getByRole('button', { name: 'Save agent' }));
     await waitFor(() => expect(within(card).getByText('not sandboxed')).toBeTruthy());
-    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'off', network: ['*.github.com', '127.0.0.1:8080'], readDeny: ['~/private'], writeAllow: ['~/notes'] });
+    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'off', network: ['*.github.com', '127.0.0.1:8080'], readAllow: [], readDeny: ['~/private'], writeAllow: ['~/notes'] });
     disconnect();
   });
 

@@ -1,6 +1,7 @@
 // The built-in agent in a sandboxed instance: its model calls leave from Steward, but what its
 // tools do is held to the instance's sandbox: a shell command runs inside it (its workspace
-// writable, nothing else; its own processes only), and an http request goes only to hosts given.
+// writable, nothing else, and a folder outside not even there; its own processes only), and an
+// http request goes only to hosts given.
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -66,7 +67,7 @@ describe.skipIf(skip)('the built-in agent in a sandboxed instance', () => {
     const lines = results[0].split('\n');
     expect(lines[0]).toBe('exit code 0');
     expect(lines).toHaveLength(4);
-    expect(lines).toEqual(expect.arrayContaining(['mine', expect.stringMatching(/^processes: \d+$/), expect.stringMatching(/escaped\.txt: Read-only file system$/)]));
+    expect(lines).toEqual(expect.arrayContaining(['mine', expect.stringMatching(/^processes: \d+$/), expect.stringMatching(/escaped\.txt: Directory nonexistent$/)]));
     expect(Number(/processes: (\d+)/.exec(results[0])?.[1])).toBeLessThan(10);
     expect(fs.existsSync(path.join(outside, 'escaped.txt'))).toBe(false);
     expect(fs.readFileSync(path.join(created.body.instance.workspaceDir, 'mine.txt'), 'utf8')).toBe('mine\n');

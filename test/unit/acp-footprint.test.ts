@@ -1,8 +1,9 @@
-// An ACP agent in a sandbox has the footprint of the CLI its command runs (its state writable, its
-// vendor's hosts reachable, the other CLIs' logins hidden); an unknown command has only what its env names.
+// An ACP agent in a sandbox has the footprint of the CLI its command runs (its vendor's hosts
+// reachable, the user's login of that CLI carried into the instance's own state, every CLI's state
+// of the user's hidden); an unknown command has only what its env names.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentNeeds, footprintName } from '../../src/main/core/sandbox/agent-footprint';
+import { agentNeeds, carriedFiles, footprintName } from '../../src/main/core/sandbox/agent-footprint';
 import { sandboxPolicy } from '../../src/main/core/sandbox/policy';
 import { defaultSandbox } from '../../src/shared/contract';
 
@@ -19,17 +20,16 @@ describe('the footprint of an ACP agent', () => {
     expect(footprintName(acp('my-agent', ['--stdio']))).toBe('custom');
   });
 
-  it("opens that CLI's state and hosts, and hides the others' logins", () => {
-    const needs = agentNeeds(acp('gemini', ['--acp']), {}, home, '/work');
-    expect(needs.state).toEqual([path.join(home, '.gemini')]);
+  it("reaches that CLI's hosts, carries its login into the instance's state, and hides the user's own", () => {
+    const needs = agentNeeds(acp('gemini', ['--acp']), {}, home);
     expect(needs.network.map((rule) => rule.host)).toContain('generativelanguage.googleapis.com');
-    const policy = sandboxPolicy({ sandbox: defaultSandbox, agent: acp('gemini', ['--acp']), env: {}, home, workspaceDir: '/work/ws', dataDir: '/data', otherWorkspaces: [] });
-    expect(policy.writable).toContain(path.join(home, '.gemini'));
-    expect(policy.hidden).toContain(path.join(home, '.claude'));
-    expect(policy.hidden).not.toContain(path.join(home, '.gemini'));
+    expect(carriedFiles(acp('gemini', ['--acp']), {}, home).map((item) => item.to)).toEqual(expect.arrayContaining(['.gemini/oauth_creds.json', '.gemini/settings.json']));
+    const policy = sandboxPolicy({ sandbox: defaultSandbox, agent: acp('gemini', ['--acp']), env: {}, home, workspaceDir: '/work/ws', dataDir: '/data', agentHome: '/data/agent-homes/ins_1', otherWorkspaces: [] });
+    expect(policy.writable).toEqual(['/work/ws', '/data/agent-homes/ins_1']);
+    expect(policy.hidden).toEqual(expect.arrayContaining([path.join(home, '.claude'), path.join(home, '.gemini')]));
   });
 
   it('gives an unknown command only the endpoints its env names', () => {
-    expect(agentNeeds(acp('my-agent', [], { MY_BASE_URL: 'http://127.0.0.1:8080/v1' }), {}, home, '/work')).toEqual({ state: [], network: [expect.objectContaining({ host: '127.0.0.1', port: 8080 })] });
+    expect(agentNeeds(acp('my-agent', [], { MY_BASE_URL: 'http://127.0.0.1:8080/v1' }), {}, home)).toEqual({ network: [expect.objectContaining({ host: '127.0.0.1', port: 8080 })] });
   });
 });

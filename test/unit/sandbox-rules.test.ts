@@ -4,12 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentNeeds, endpointsIn } from '../../src/main/core/sandbox/agent-footprint';
-import { bridgeScript, mountArgs } from '../../src/main/core/sandbox/bubblewrap';
-import { type NetworkRule, loopbackPorts, nameVerdict, parseRule } from '../../src/main/core/sandbox/network-rules';
+import { agentNeeds, carriedFiles, endpointsIn, userStates } from '../../src/main/core/sandbox/agent-footprint';
+import { bridgeScript, mountArgs, mountPlanOf } from '../../src/main/core/sandbox/bubblewrap';
+import { type NetworkRule, allows, forbiddenResolution, loopbackPorts, nameVerdict, parseRule } from '../../src/main/core/sandbox/network-rules';
 import { type SandboxPolicy, sandboxPolicy } from '../../src/main/core/sandbox/policy';
 import { seatbeltProfile } from '../../src/main/core/sandbox/seatbelt';
-import { NetworkHost, SandboxConfig } from '../../src/shared/contract';
+import { NetworkHost, SandboxConfig, defaultSandbox } from '../../src/shared/contract';
 import { tempDir } from '../support/core';
 
 const rules = (...hosts: string[]) => hosts.map((host) => parseRule(host)!);
@@ -46,7 +46,7 @@ describe('network rules', () => {
     for (const good of ['api.example.com', '*.github.com', '*', '127.0.0.1:8080', '[::1]:8080', 'localhost:11434']) expect(NetworkHost.safeParse(good).success, good).toBe(true);
     for (const bad of ['http://x.com', 'a.*.com', 'x.com:99999', 'x.com/path', '', 'two words']) expect(NetworkHost.safeParse(bad).success, bad).toBe(false);
     expect(SandboxConfig.safeParse({ mode: 'jail' }).success).toBe(false);
-    expect(SandboxConfig.parse({ mode: 'sandbox' })).toEqual({ mode: 'sandbox', network: [], readDeny: [], writeAllow: [] });
+    expect(SandboxConfig.parse({ mode: 'sandbox' })).toEqual({ mode: 'sandbox', network: [], readAllow: [], readDeny: [], writeAllow: [] });
   });
 });
 
@@ -64,49 +64,85 @@ describe("an agent CLI's footprint", () => {
     ]);
   });
 
-  it('keeps each CLI to its own state and its vendor', () => {
+  it("keeps each CLI to its vendor; the user's own state of every CLI is hidden, and its login is what the instance's state carries", () => {
     const home = '/home/u';
-    const claude = agentNeeds({ provider: 'command', preset: 'claude-code' }, {}, home, '/w');
-    expect(claude.state).toContain('/home/u/.claude');
+    const claude = agentNeeds({ provider: 'command', preset: 'claude-code' }, {}, home);
     expect(allows(claude.network, 'api.anthropic.com', 443)).toBe(true);
     expect(allows(claude.network, 'api.openai.com', 443)).toBe(false);
-    const codex = agentNeeds({ provider: 'command', preset: 'codex' }, { CODEX_HOME: '/srv/codex' }, home, '/w');
-    expect(codex.state).toEqual(['/srv/codex']);
-    const custom = agentNeeds({ provider: 'command', preset: 'custom', command: 'x', env: { MY_BASE_URL: 'http://127.0.0.1:9' } }, {}, home, '/w');
-    expect(custom).toEqual({ state: [], network: [{ host: '127.0.0.1', port: 9 }] });
+    const custom = agentNeeds({ provider: 'command', preset: 'custom', command: 'x', env: { MY_BASE_URL: 'http://127.0.0.1:9' } }, {}, home);
+    expect(custom).toEqual({ network: [{ host: '127.0.0.1', port: 9 }] });
+    expect(userStates({ CODEX_HOME: '/srv/codex' }, home)).toEqual(expect.arrayContaining(['/home/u/.claude', '/home/u/.claude.json', '/srv/codex', '/home/u/.gemini', '/home/u/.config/opencode']));
+    expect(carriedFiles({ provider: 'command', preset: 'codex' }, { CODEX_HOME: '/srv/codex' }, home)).toEqual([
+      { from: '/srv/codex/auth.json', to: '.codex/auth.json', kind: 'login' },
+      { from: '/srv/codex/config.toml', to: '.codex/config.toml', kind: 'config' },
+    ]);
+    expect(carriedFiles({ provider: 'command', preset: 'claude-code' }, {}, home).find((item) => item.kind === 'account')).toMatchObject({ from: '/home/u/.claude.json', to: '.claude/.claude.json', keys: expect.arrayContaining(['oauthAccount']) });
+    expect(carriedFiles({ provider: 'command', preset: 'custom', command: 'x' }, {}, home)).toEqual([]);
   });
 });
 
 describe('a policy', () => {
-  it('hides credentials, the data folder, other workspaces and other CLIs\' logins; writes only the workspace, the CLI state and what is allowed', () => {
+  it("shows the system, the workspace, the instance's own CLI state and what is allowed; hides the home folder and, inside what it shows, Steward's data and the credential stores", () => {
     const home = tempDir('steward-policy-home-');
     const dataDir = path.join(home, 'data');
+    const workspace = path.join(dataDir, 'workspaces/mine');
+    const agentHome = path.join(dataDir, 'agent-homes/ins_mine');
+    for (const dir of [workspace, agentHome, path.join(home, 'notes'), path.join(home, 'reference')]) fs.mkdirSync(dir, { recursive: true });
     const policy = sandboxPolicy({
-      sandbox: { mode: 'sandbox', network: ['api.example.com'], readDeny: ['~/private'], writeAllow: ['~/notes'] },
+      sandbox: { mode: 'sandbox', network: ['api.example.com'], readAllow: ['~/reference'], readDeny: ['~/private'], writeAllow: ['~/notes'] },
       agent: { provider: 'command', preset: 'codex' },
       env: {},
       home,
-      workspaceDir: path.join(dataDir, 'workspaces/mine'),
+      workspaceDir: workspace,
       dataDir,
-      otherWorkspaces: [path.join(dataDir, 'workspaces/theirs'), path.join(dataDir, 'workspaces/mine')],
+      agentHome,
+      otherWorkspaces: [path.join(dataDir, 'workspaces/theirs'), workspace],
       stewardUrl: 'http://127.0.0.1:7321/mcp',
+      platform: 'linux',
     });
-    expect(policy.writable).toEqual([path.join(dataDir, 'workspaces/mine'), path.join(home, '.codex'), path.join(home, 'notes')]);
-    expect(policy.hidden).toEqual(expect.arrayContaining([path.join(home, '.ssh'), path.join(home, '.aws'), dataDir, path.join(dataDir, 'workspaces/theirs'), path.join(home, '.claude'), path.join(home, '.gemini')]));
+    expect(policy.home).toBe(agentHome);
+    expect(policy.writable).toEqual([workspace, agentHome, path.join(home, 'notes')]);
+    expect(policy.readable).toEqual(expect.arrayContaining(['/usr', path.join(home, 'reference')]));
+    expect(policy.readable).not.toContain(home);
+    expect(policy.hidden).toEqual(expect.arrayContaining([path.join(home, '.ssh'), path.join(home, '.aws'), dataDir, path.join(dataDir, 'workspaces/theirs'), path.join(home, '.codex'), path.join(home, '.claude')]));
     // A workspace another instance shares is this run's to write, not to hide.
-    expect(policy.hidden).not.toContain(path.join(dataDir, 'workspaces/mine'));
-    expect(policy.hidden).not.toContain(path.join(home, '.codex'));
+    expect(policy.hidden).not.toContain(workspace);
     expect(policy.denied).toEqual([path.join(home, 'private')]);
     expect(policy.stewardPort).toBe(7321);
     expect(allows(policy.network, 'api.openai.com', 443)).toBe(true);
     expect(allows(policy.network, 'api.example.com', 443)).toBe(true);
     expect(allows(policy.network, '127.0.0.1', 7321)).toBe(true);
     expect(allows(policy.network, 'api.anthropic.com', 443)).toBe(false);
+    // The startup files of the workspace and of ~/notes are protected; ~ itself is not writable, so its shell files need nothing.
+    const guarded = policy.protected.map((entry) => path.relative(home, entry.path));
+    expect(guarded).toEqual(expect.arrayContaining(['data/workspaces/mine/.mcp.json', 'data/workspaces/mine/.claude/settings.json', 'data/workspaces/mine/.vscode', 'notes/.envrc']));
+    expect(guarded).not.toContain('.bashrc');
+    expect(guarded.some((entry) => entry.includes('.git/'))).toBe(false);
+  });
+
+  it('protects a repository\'s hooks and config, and a home folder\'s shell files where the run may write the home; writeAllow that names one lets it be written', () => {
+    const home = tempDir('steward-policy-home-');
+    const workspace = path.join(home, 'ws');
+    fs.mkdirSync(path.join(workspace, '.git'), { recursive: true });
+    const input = { agent: { provider: 'command', preset: 'custom', command: 'x' }, env: {}, home, workspaceDir: workspace, dataDir: path.join(home, 'data'), agentHome: path.join(home, 'data/h'), otherWorkspaces: [] as string[] } as const;
+    const open = sandboxPolicy({ ...input, sandbox: { ...defaultSandbox, writeAllow: ['~'] } });
+    expect(open.protected).toEqual(
+      expect.arrayContaining([
+        { path: path.join(workspace, '.git/hooks'), kind: 'folder', root: workspace },
+        { path: path.join(workspace, '.git/config'), kind: 'file', root: workspace },
+        { path: path.join(home, '.bashrc'), kind: 'file', root: home },
+      ]),
+    );
+    const hooksAllowed = sandboxPolicy({ ...input, sandbox: { ...defaultSandbox, writeAllow: ['~/ws/.git/hooks'] } });
+    expect(hooksAllowed.protected.map((entry) => entry.path)).not.toContain(path.join(workspace, '.git/hooks'));
+    expect(hooksAllowed.protected.map((entry) => entry.path)).toContain(path.join(workspace, '.git/config'));
   });
 });
 
 describe('bubblewrap', () => {
-  it('mounts parents first: the workspace inside the hidden data folder lands over it; the user\'s denials inside it win', () => {
+  const policyOf = (fields: Partial<SandboxPolicy>): SandboxPolicy => ({ workspaceDir: '/w', home: '/h', readable: [], writable: [], links: [], hidden: [], denied: [], protected: [], network: [], stewardPort: undefined, ...fields });
+
+  it("mounts parents first: the workspace inside the hidden data folder is shown over it; the user's denials inside it win; what is not inside something shown needs no hiding", () => {
     const root = tempDir('steward-mounts-');
     const dataDir = path.join(root, 'data');
     const workspace = path.join(dataDir, 'workspaces/mine');
@@ -114,10 +150,52 @@ describe('bubblewrap', () => {
     const token = path.join(root, '.netrc');
     for (const dir of [workspace, secret]) fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(token, 'machine x');
-    const policy: SandboxPolicy = { workspaceDir: workspace, writable: [workspace], hidden: [dataDir, token, path.join(root, 'missing')], denied: [secret], network: [], stewardPort: undefined };
-    expect(mountArgs(policy)).toEqual(['--tmpfs', dataDir, '--ro-bind', '/dev/null', token, '--bind', workspace, workspace, '--tmpfs', secret]);
-    // Steward's own folder stays readable even where it lies under the private /tmp (a checkout in /tmp).
-    expect(mountArgs({ ...policy, hidden: [], denied: [], readable: [root] })).toEqual(['--ro-bind', root, root, '--bind', workspace, workspace]);
+    const policy = policyOf({ workspaceDir: workspace, writable: [workspace], hidden: [dataDir, token, path.join(root, 'missing')], denied: [secret] });
+    // Nothing shows the root folder: its .netrc and the data folder are simply absent.
+    expect(mountArgs(policy)).toEqual(['--bind', workspace, workspace, '--tmpfs', secret]);
+    // Readable, the root folder's .netrc is covered, and the data folder, but for the workspace inside it.
+    expect(mountArgs({ ...policy, readable: [root] })).toEqual(['--ro-bind', root, root, '--tmpfs', dataDir, '--ro-bind', '/dev/null', token, '--bind', workspace, workspace, '--tmpfs', secret]);
+  });
+
+  it('makes the links that lead to what it shows, where nothing shown holds them', () => {
+    const root = tempDir('steward-links-');
+    const policy = policyOf({ readable: [root], links: [{ path: '/bin', target: 'usr/bin' }, { path: path.join(root, 'link'), target: '/elsewhere' }] });
+    expect(mountArgs(policy)).toEqual(['--ro-bind', root, root, '--symlink', 'usr/bin', '/bin']);
+  });
+
+  it("binds a startup file that exists read-only over itself and pins the folders on its way; one that does not gets a placeholder bwrap makes, to be removed after", () => {
+    const workspace = tempDir('steward-protect-');
+    fs.mkdirSync(path.join(workspace, '.git/hooks'), { recursive: true });
+    fs.writeFileSync(path.join(workspace, '.git/config'), '[core]\n');
+    const entries = [
+      { path: path.join(workspace, '.git/hooks'), kind: 'folder' as const, root: workspace },
+      { path: path.join(workspace, '.git/config'), kind: 'file' as const, root: workspace },
+      { path: path.join(workspace, '.mcp.json'), kind: 'file' as const, root: workspace },
+      { path: path.join(workspace, '.claude/settings.json'), kind: 'file' as const, root: workspace },
+      { path: path.join(workspace, '.claude/commands'), kind: 'folder' as const, root: workspace },
+    ];
+    const plan = mountPlanOf(policyOf({ workspaceDir: workspace, writable: [workspace], protected: entries }));
+    expect(plan.args).toEqual([
+      '--bind', workspace, workspace,
+      '--bind', path.join(workspace, '.git'), path.join(workspace, '.git'),
+      '--ro-bind', '/dev/null', path.join(workspace, '.mcp.json'),
+      '--tmpfs', path.join(workspace, '.claude'), '--remount-ro', path.join(workspace, '.claude'),
+      '--ro-bind', path.join(workspace, '.git/hooks'), path.join(workspace, '.git/hooks'),
+      '--ro-bind', path.join(workspace, '.git/config'), path.join(workspace, '.git/config'),
+    ]);
+    expect(plan.placeholders).toEqual([
+      { path: path.join(workspace, '.mcp.json'), kind: 'file' },
+      { path: path.join(workspace, '.claude'), kind: 'folder' },
+    ]);
+    // Inside what the run may only read, or does not see, a startup file needs nothing.
+    expect(mountArgs(policyOf({ workspaceDir: workspace, readable: [workspace], protected: entries }))).toEqual(['--ro-bind', workspace, workspace]);
+  });
+
+  it('refuses a startup file behind a link, which a run could replace, saying what to do', () => {
+    const workspace = tempDir('steward-protect-');
+    fs.symlinkSync('/elsewhere', path.join(workspace, '.vscode'));
+    const policy = policyOf({ workspaceDir: workspace, writable: [workspace], protected: [{ path: path.join(workspace, '.vscode'), kind: 'folder', root: workspace }] });
+    expect(() => mountArgs(policy)).toThrow(`The sandbox cannot protect ${workspace}/.vscode: ${workspace}/.vscode is a symbolic link, which a run could replace. Replace the link with what it points to, or add ${workspace}/.vscode to the instance's sandbox writeAllow to let runs change it.`);
   });
 
   it('starts a bridge per port and waits until each listens before it runs the command', () => {
@@ -131,37 +209,69 @@ describe('bubblewrap', () => {
 });
 
 describe('Seatbelt (macOS)', () => {
+  const data = '/Users/u/Library/Application Support/Steward';
+  const agentHome = `${data}/agent-homes/ins_1`;
   const policy: SandboxPolicy = {
     workspaceDir: '/Users/u/ws',
-    writable: ['/Users/u/ws', '/Users/u/.claude'],
-    hidden: ['/Users/u/.ssh', '/Users/u/Library/Keychains'],
+    home: agentHome,
+    readable: ['/Users/u/.nvm/versions/node/v22.12.0/lib/node_modules', '/Users/u/reference'],
+    writable: ['/Users/u/ws', agentHome],
+    links: [{ path: '/Users/u/.nvm/versions/node/v22.12.0/bin/claude', target: '../lib/node_modules/@anthropic-ai/claude-code/cli.js' }],
+    hidden: ['/Users', '/Volumes', '/Users/u', '/Users/u/.ssh', '/Users/u/Library/Keychains', data, '/etc/master.passwd'],
     denied: ['/Users/u/ws/private'],
+    protected: [
+      { path: '/Users/u/ws/.git/hooks', kind: 'folder', root: '/Users/u/ws' },
+      { path: '/Users/u/ws/.mcp.json', kind: 'file', root: '/Users/u/ws' },
+    ],
     network: [],
     stewardPort: 7321,
   };
   const profile = seatbeltProfile(policy, { tmpDir: '/var/folders/x/T/run', proxyPort: 53000, ports: [7321] });
   const lines = profile.trim().split('\n');
+  const line = (text: string) => {
+    const index = lines.indexOf(text);
+    expect(index, text).toBeGreaterThan(1);
+    return index;
+  };
 
-  it('denies by default, reads everything but the hidden paths, and writes only where the run may', () => {
+  it("denies by default, hides where people's files are, gives back what the run may read and write, parents first", () => {
     expect(lines[0]).toBe('(version 1)');
     expect(lines[1]).toBe('(deny default)');
-    const readAll = lines.indexOf('(allow file-read*)');
-    const hide = lines.findIndex((line) => line.startsWith('(deny file-read* file-write* (subpath "/Users/u/.ssh")'));
-    const write = lines.findIndex((line) => line.startsWith('(allow file-read* file-write*'));
-    const deny = lines.findIndex((line) => line === '(deny file-read* file-write* (subpath "/Users/u/ws/private"))');
+    const readAll = line('(allow file-read*)');
+    const users = line('(deny file-read* file-write* (subpath "/Users"))');
+    const home = line('(deny file-read* file-write* (subpath "/Users/u"))');
+    const workspace = line('(allow file-read* file-write* (subpath "/Users/u/ws"))');
+    const reference = line('(allow file-read* (subpath "/Users/u/reference"))');
+    const ssh = line('(deny file-read* file-write* (subpath "/Users/u/.ssh"))');
+    const dataHidden = line(`(deny file-read* file-write* (subpath "${data}"))`);
+    const state = line(`(allow file-read* file-write* (subpath "${agentHome}"))`);
+    const denied = line('(deny file-read* file-write* (subpath "/Users/u/ws/private"))');
     // Later rules win: each narrowing comes after what it narrows.
-    expect(readAll).toBeGreaterThan(1);
-    expect(hide).toBeGreaterThan(readAll);
-    expect(write).toBeGreaterThan(hide);
-    expect(deny).toBeGreaterThan(write);
-    expect(lines[write]).toContain('(subpath "/Users/u/ws")');
-    expect(lines[write]).toContain('(subpath "/Users/u/.claude")');
-    expect(lines[write]).toContain('(subpath "/var/folders/x/T/run") (subpath "/private/var/folders/x/T/run")');
-    expect(profile).not.toMatch(/allow file-write\* \(subpath "\/Users\/u"\)/);
+    expect(users).toBeGreaterThan(readAll);
+    expect(home).toBeGreaterThan(users);
+    expect(Math.min(workspace, reference, ssh)).toBeGreaterThan(home);
+    expect(state).toBeGreaterThan(dataHidden);
+    expect(denied).toBeGreaterThan(workspace);
+    // What may only be read takes writes back, should it lie in something writable.
+    expect(lines[reference + 1]).toBe('(deny file-write* (subpath "/Users/u/reference"))');
+    expect(profile).toContain('(allow file-read* file-write* (subpath "/var/folders/x/T/run") (subpath "/private/var/folders/x/T/run"))');
+    // The link that leads to the CLI is readable though the home is not.
+    expect(line('(allow file-read* (literal "/Users/u/.nvm/versions/node/v22.12.0/bin/claude"))')).toBeGreaterThan(home);
+    expect(profile).toContain('(deny file-read* file-write* (subpath "/etc/master.passwd") (subpath "/private/etc/master.passwd"))');
+    expect(profile).not.toMatch(/allow file-read\* file-write\* \(subpath "\/Users\/u"\)/);
+  });
+
+  it('refuses writes to the startup files of the workspace, existing or not, and moving the folders on their way', () => {
+    const workspace = line('(allow file-read* file-write* (subpath "/Users/u/ws"))');
+    const hooks = line('(deny file-write* (subpath "/Users/u/ws/.git/hooks"))');
+    const mcp = line('(deny file-write* (subpath "/Users/u/ws/.mcp.json"))');
+    expect(Math.min(hooks, mcp)).toBeGreaterThan(workspace);
+    expect(lines[hooks + 1]).toBe('(deny file-write-unlink file-write-create (literal "/Users/u/ws") (literal "/Users/u/ws/.git"))');
+    expect(lines[mcp + 1]).toBe('(deny file-write-unlink file-write-create (literal "/Users/u/ws"))');
   });
 
   it('lets the network reach only the proxy and the named loopback ports', () => {
-    expect(lines.filter((line) => line.includes('network'))).toEqual([
+    expect(lines.filter((each) => each.includes('network'))).toEqual([
       '(allow network-outbound (remote ip "localhost:53000"))',
       '(allow network-outbound (remote ip "localhost:7321"))',
     ]);
@@ -193,12 +303,13 @@ describe("Steward's own trigger URLs", () => {
   it('are refused from inside a sandbox even where every host is allowed: a run starts runs only through /mcp, where the depth limit sees them', async () => {
     const { destination, requestOf } = await import('../../src/main/core/sandbox/egress');
     const policy = sandboxPolicy({
-      sandbox: { mode: 'sandbox', network: ['*'], readDeny: [], writeAllow: [] },
+      sandbox: { mode: 'sandbox', network: ['*'], readAllow: [], readDeny: [], writeAllow: [] },
       agent: { provider: 'command', preset: 'custom', command: 'x' },
       env: {},
       home: '/home/u',
       workspaceDir: '/w',
       dataDir: '/d',
+      agentHome: '/d/agent-homes/ins_1',
       otherWorkspaces: [],
       stewardPublicUrl: 'https://hooks.example.com',
     });

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 
 const defaultCapBytes = 1024 * 1024;
 
-/** The file's text, or undefined when it is missing, not a regular file, a link, or over `capBytes`. */
-export function readRunWrittenFile(file: string, capBytes = defaultCapBytes): string | undefined {
+/** Reads a regular file opened without following a link or blocking: `read` gets its descriptor and size. */
+function withRegularFile<T>(file: string, read: (fd: number, size: number) => T | undefined): T | undefined {
   let fd: number;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
@@ -16,14 +16,32 @@ export function readRunWrittenFile(file: string, capBytes = defaultCapBytes): st
   }
   try {
     const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > capBytes) return undefined;
-    const buffer = Buffer.alloc(Math.min(stat.size, capBytes) + 1);
-    let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = fs.readSync(fd, buffer, length, buffer.length - length, null);
-    return length > capBytes ? undefined : buffer.subarray(0, length).toString('utf8');
+    return stat.isFile() ? read(fd, stat.size) : undefined;
   } catch {
     return undefined;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Up to `length` bytes from the start of `fd`. */
+function readUpTo(fd: number, length: number): Buffer {
+  const buffer = Buffer.alloc(length);
+  let filled = 0;
+  for (let read = -1; read !== 0 && filled < length; filled += read) read = fs.readSync(fd, buffer, filled, length - filled, null);
+  return buffer.subarray(0, filled);
+}
+
+/** The file's text, or undefined when it is missing, not a regular file, a link, or over `capBytes`. */
+export function readRunWrittenFile(file: string, capBytes = defaultCapBytes): string | undefined {
+  return withRegularFile(file, (fd, size) => {
+    if (size > capBytes) return undefined;
+    const read = readUpTo(fd, Math.min(size, capBytes) + 1);
+    return read.length > capBytes ? undefined : read.toString('utf8');
+  });
+}
+
+/** The first `bytes` bytes of the file (a script's `#!` line), whatever its size; undefined as above. */
+export function readRunWrittenHead(file: string, bytes: number): Buffer | undefined {
+  return withRegularFile(file, (fd) => readUpTo(fd, bytes));
 }

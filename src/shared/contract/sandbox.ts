@@ -46,12 +46,17 @@ export const SandboxConfig = z.strictObject({
     .max(200)
     .default([])
     .describe('Hosts the agent may reach beyond its model endpoint and Steward: names, *.wildcards, host:port, * for any; loopback only with its port'),
+  readAllow: z.array(SandboxPath).max(200).default([]).describe('Further paths the agent may read (besides its workspace, its CLI and the system\'s folders), read-only'),
   readDeny: z.array(SandboxPath).max(200).default([]).describe('Further paths the agent may not read'),
-  writeAllow: z.array(SandboxPath).max(200).default([]).describe('Further paths the agent may write (besides its workspace and its CLI state)'),
+  writeAllow: z
+    .array(SandboxPath)
+    .max(200)
+    .default([])
+    .describe('Further paths the agent may write (besides its workspace and its CLI state); naming a protected file of the workspace (.git/hooks, .mcp.json, …) lets it write that file'),
   // Optional: instances saved before limits existed have none stored, and get the defaults.
   limits: SandboxLimits.optional().describe('What one run may use; a field left out has its default'),
 });
 export type SandboxConfig = z.output<typeof SandboxConfig>;
 
 /** What a new instance gets: the boundary on, nothing more allowed. */
-export const defaultSandbox: SandboxConfig = { mode: 'sandbox', network: [], readDeny: [], writeAllow: [] };
+export const defaultSandbox: SandboxConfig = { mode: 'sandbox', network: [], readAllow: [], readDeny: [], writeAllow: [] };

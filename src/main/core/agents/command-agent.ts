@@ -60,7 +60,7 @@ function commandLine(agent: CommandAgent, launch: AgentLaunch): CommandLine {
   // Steward's server is added to whatever the user's configuration makes.
   let env = agentEnv(agent);
   if (steward) {
-    const given = preset.withSteward?.(args, steward, env) ?? { args, env: {} };
+    const given = preset.withSteward?.(args, steward, env, launch.sandbox?.policy.home) ?? { args, env: {} };
     args = given.args;
     env = { ...env, ...stewardEnv(steward), ...given.env };
   }

@@ -1,20 +1,27 @@
 // The sandbox a run of a sandboxed instance starts in: its policy from the instance, its agent and
 // what Steward keeps apart (its data folder, the other instances' workspaces), opened for the run
-// and closed when it ends. A machine that cannot sandbox fails the run with the remedy: a sandboxed
-// instance never runs open.
+// and closed when it ends. The instance's own CLI state is made ready first (the user's login and
+// configuration brought in). A machine that cannot sandbox fails the run with the remedy: a
+// sandboxed instance never runs open.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Instance, Run } from '../../../shared/contract';
+import type { AgentConfig, Instance, Run } from '../../../shared/contract';
 import { acpEnv } from '../agents/acp-agent';
 import { AgentUnavailable, agentEnv } from '../agents/command-agent';
+import { presets } from '../agents/presets';
 import type { StewardServer } from '../agents/steward-server';
+import { readSettings } from '../settings';
+import { carriedFiles, footprintName } from '../sandbox/agent-footprint';
+import { agentHomeOf, prepareAgentHome } from '../sandbox/agent-state';
 import type { Denial } from '../sandbox/egress';
 import { sandboxSupport } from '../sandbox/host-support';
 import { limitsOf } from '../sandbox/limits';
+import { SandboxRefused } from '../sandbox/mount-plan';
 import { sandboxPolicy } from '../sandbox/policy';
 import { type SandboxRun, openSandbox } from '../sandbox/sandbox-run';
+import { etcSecrets, prepareEtcSecrets } from '../sandbox/system-folders';
 import type { Store } from '../store';
 
 /** Steward's own folder (the one with its package.json): from the source tree, the build, or the installed package. */
@@ -32,6 +39,24 @@ function findAppRoot(): string | undefined {
   }
 }
 const appRoot = findAppRoot();
+
+/** Steward's installation as a sandbox reads it: its folder, and its dependencies' where node_modules is a link (a development checkout). */
+function appFolders(): string[] {
+  if (appRoot === undefined) return [];
+  try {
+    const modules = fs.realpathSync(path.join(appRoot, 'node_modules'));
+    return modules.startsWith(`${appRoot}${path.sep}`) ? [appRoot] : [appRoot, modules];
+  } catch {
+    return [appRoot];
+  }
+}
+
+/** The commands a run of `agent` starts, whose files its sandbox must show: a custom command's folder is its own. */
+function commandsOf(agent: AgentConfig, store: Store): { command: string; wholeFolder: boolean }[] {
+  if (agent.provider === 'command') return agent.preset === 'custom' ? (agent.command ? [{ command: agent.command, wholeFolder: true }] : []) : [{ command: agent.command ?? presets[agent.preset].command, wholeFolder: false }];
+  if (agent.provider === 'acp') return [{ command: agent.command, wholeFolder: footprintName(agent) === 'custom' }];
+  return readSettings(store).mcpServers.flatMap((server) => (server.transport === 'stdio' ? [{ command: server.command, wholeFolder: true }] : []));
+}
 
 export interface RunSandboxDeps {
   store: Store;
@@ -52,6 +77,7 @@ function portOf(url: string | undefined): number | undefined {
 }
 
 export function createRunSandboxes(deps: RunSandboxDeps) {
+  prepareEtcSecrets();
   return {
     /** The run's sandbox, or undefined when its instance runs open. */
     async open(run: Run, instance: Instance, steward: StewardServer | undefined, onDenied: (denial: Denial) => void): Promise<SandboxRun | undefined> {
@@ -60,24 +86,32 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
       if (!support.ok) throw new AgentUnavailable(support.reason);
       const { agent } = instance;
       const env = agent.provider === 'command' ? agentEnv(agent) : agent.provider === 'acp' ? acpEnv(agent) : process.env;
+      const home = env.HOME || os.homedir();
+      const agentHome = agentHomeOf(deps.dataDir, instance.id);
+      prepareAgentHome(agentHome, carriedFiles(agent, env, home));
       const policy = sandboxPolicy({
         sandbox: instance.sandbox,
         agent,
         env,
-        home: env.HOME || os.homedir(),
+        home,
         workspaceDir: instance.workspaceDir,
         dataDir: deps.dataDir,
+        agentHome,
         otherWorkspaces: deps.store.instances.list().filter((other) => other.id !== instance.id).map((other) => other.workspaceDir),
+        commands: commandsOf(agent, deps.store),
         runDir: steward?.configDir,
         stewardUrl: steward?.url,
         stewardPublicUrl: deps.publicUrl() ?? undefined,
-        appRoot,
+        appFolders: appFolders(),
+        systemSecrets: await etcSecrets(),
       });
-      // A CLI's state folder must exist to be mounted writable; one it has not made yet, it could not make inside.
-      for (const folder of policy.writable) if (!/\.json$/.test(folder) && !fs.existsSync(folder) && folder !== policy.workspaceDir && !instance.sandbox.writeAllow.includes(folder)) fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
       // Steward's port is Steward's whether or not this run was given its tools.
       policy.stewardPort ??= portOf(deps.apiUrl?.());
-      return openSandbox(policy, support, { runId: run.id, runsDir: deps.runsDir, onDenied, limits: limitsOf(instance.sandbox) });
+      try {
+        return await openSandbox(policy, support, { runId: run.id, runsDir: deps.runsDir, onDenied, limits: limitsOf(instance.sandbox) });
+      } catch (error) {
+        throw error instanceof SandboxRefused ? new AgentUnavailable(error.message) : error;
+      }
     },
   };
 }

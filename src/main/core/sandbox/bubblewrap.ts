@@ -1,18 +1,16 @@
-// A sandbox policy as a bubblewrap command line (Linux). The whole file system is mounted read-only,
-// with /tmp private; hidden paths are covered (an empty tmpfs over a folder, /dev/null over a file);
-// writable ones are bound back read-write. bwrap applies mounts in order, so they go parents
-// first: a workspace inside the hidden data folder lands over it. Every namespace is new: the run
-// sees only its own processes, and its network is loopback alone, where small bridges (socat)
-// listen: the filtering proxy and each loopback port it was given, forwarded to Steward's sockets
-// outside. --die-with-parent ends the sandbox with Steward.
+// A sandbox policy as a bubblewrap command line (Linux). The sandbox's root is empty but for what the
+// policy shows (mount-plan.ts: the system's folders read-only, the workspace and the CLI's state
+// read-write, secrets covered, startup files protected), with /tmp private. Every namespace is new:
+// the run sees only its own processes, and its network is loopback alone, where small bridges
+// (socat) listen: the filtering proxy and each loopback port it was given, forwarded to Steward's
+// sockets outside. --die-with-parent ends the sandbox with Steward.
 //
 // Nothing inside is privileged, whoever runs Steward: the agent is an ordinary uid in a user
 // namespace of its own, with no capability (bwrap keeps them all for a root caller unless told), no
 // way to make another user namespace, and the seccomp filter (seccomp.ts) on every process, so no
-// mount can be undone or made. Its /tmp and /dev/shm have a size, and the empty folders that hide
-// paths are read-only, so that the run's temporary files stay within its limit.
-import fs from 'node:fs';
-import path from 'node:path';
+// mount can be undone or made. Its /tmp and /dev/shm have a size, and the root, /dev and the empty
+// folders that hide paths are read-only, so that the run's temporary files stay within its limit.
+import { type MountPlan, planMounts } from './mount-plan';
 import type { SandboxPolicy } from './policy';
 
 /** Inside the sandbox: where the bridges' sockets are, and the proxy's port. */
@@ -29,34 +27,22 @@ export interface Bridges {
   socat: string;
 }
 
-type Mount = { path: string; kind: 'hide' | 'read' | 'write' | 'deny' };
-/** At the same depth, Steward's hiding first, then what the run may read or write, then the user's own denials. */
-const order: Record<Mount['kind'], number> = { hide: 0, read: 1, write: 2, deny: 3 };
-const depth = (file: string) => file.split(path.sep).filter(Boolean).length;
+/** Each policy's plan, made once when its sandbox opens: every process of the run gets the same mounts. */
+const plans = new WeakMap<SandboxPolicy, MountPlan>();
 
-function kindOf(file: string): 'folder' | 'file' | undefined {
-  try {
-    return fs.statSync(file).isDirectory() ? 'folder' : 'file';
-  } catch {
-    return undefined;
+/** The policy's mount plan (made on first use, then the same for every process of the run). */
+export function mountPlanOf(policy: SandboxPolicy): MountPlan {
+  let plan = plans.get(policy);
+  if (plan === undefined) {
+    plan = planMounts(policy);
+    plans.set(policy, plan);
   }
+  return plan;
 }
 
-/** The mount arguments for the policy's paths; paths that do not exist are left alone (nothing to read, and a read-only parent). */
+/** The mount arguments for the policy's paths. */
 export function mountArgs(policy: SandboxPolicy): string[] {
-  const mounts: Mount[] = [
-    ...policy.hidden.map((file): Mount => ({ path: file, kind: 'hide' })),
-    ...(policy.readable ?? []).map((file): Mount => ({ path: file, kind: 'read' })),
-    ...policy.writable.map((file): Mount => ({ path: file, kind: 'write' })),
-    ...policy.denied.map((file): Mount => ({ path: file, kind: 'deny' })),
-  ].sort((a, b) => depth(a.path) - depth(b.path) || order[a.kind] - order[b.kind]);
-  return mounts.flatMap((mount) => {
-    const kind = kindOf(mount.path);
-    if (kind === undefined) return [];
-    if (mount.kind === 'write') return ['--bind', mount.path, mount.path];
-    if (mount.kind === 'read') return ['--ro-bind', mount.path, mount.path];
-    return kind === 'folder' ? ['--tmpfs', mount.path] : ['--ro-bind', '/dev/null', mount.path];
-  });
+  return mountPlanOf(policy).args;
 }
 
 /**
@@ -162,7 +148,6 @@ export function bubblewrapArgs(policy: SandboxPolicy, bridges: Bridges, confinem
     '--new-session',
     ...unprivilegedArgs(confinement),
     '--info-fd', String(infoFd),
-    '--ro-bind', '/', '/',
     '--dev', '/dev',
     '--size', tmpBytes, '--tmpfs', '/dev/shm',
     '--proc', '/proc',
@@ -170,7 +155,7 @@ export function bubblewrapArgs(policy: SandboxPolicy, bridges: Bridges, confinem
     ...mounts,
     ...(bridges.proxyPort !== undefined || bridges.ports.length > 0 ? ['--ro-bind', bridges.hostDir, bridgeDir] : []),
     // /dev is a tmpfs of bwrap's, writable and unbounded but for this.
-    ...readOnlyTmpfs(mounts), '--remount-ro', '/dev',
+    ...readOnlyTmpfs(mounts), '--remount-ro', '/dev', '--remount-ro', '/',
     '--chdir', policy.workspaceDir,
     '--',
     '/bin/sh', '-c', bridgeScript(bridges, confinement.rlimits), 'steward-sandbox', command, ...args,

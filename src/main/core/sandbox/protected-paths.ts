@@ -1,5 +1,9 @@
-// The places in a home folder where a user's credentials live: keys, cloud and registry logins,
-// password stores, browser profiles and keychains. A sandboxed agent never reads them.
+// What a sandboxed run may not touch though it lies where it otherwise could. The places in a home
+// folder where a user's credentials live (keys, cloud and registry logins, password stores, browser
+// profiles and keychains) are hidden wherever a home folder is visible (readAllow or writeAllow of
+// ~). The files of a writable folder that start programs later, outside the sandbox (git hooks and
+// config, a CLI's project settings and MCP servers, an editor's tasks, direnv, and in a home folder
+// the shells' startup files) may not be written, nor created, unless writeAllow names them.
 import path from 'node:path';
 
 const everywhere = [
@@ -57,4 +61,41 @@ const macos = [
 export function credentialStores(home: string, platform: NodeJS.Platform = process.platform): string[] {
   const own = platform === 'darwin' ? macos : linux;
   return [...everywhere, ...own].map((relative) => path.join(home, relative));
+}
+
+/** A file or folder that starts programs later; `folder` ones are kept whole. */
+export interface StartupEntry {
+  relative: string;
+  kind: 'file' | 'folder';
+}
+
+/** In every writable folder (the workspace, writeAllow). `.git/hooks` and `.git/config` are handled apart (startupEntries). */
+const inAnyFolder: StartupEntry[] = [
+  ...['.gitmodules', '.mcp.json', '.envrc', 'opencode.json', 'opencode.jsonc', '.claude/settings.json', '.claude/settings.local.json', '.gemini/settings.json'].map((relative) => ({ relative, kind: 'file' as const })),
+  ...['.claude/commands', '.claude/agents', '.claude/skills', '.codex', '.opencode', '.vscode', '.idea'].map((relative) => ({ relative, kind: 'folder' as const })),
+];
+
+/** In a home folder, when the run may write it: the shells' and git's startup files, and the user's services. */
+const inHome: StartupEntry[] = [
+  ...['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.gitconfig'].map((relative) => ({ relative, kind: 'file' as const })),
+  ...['.config/git', '.config/autostart', '.config/systemd', '.config/fish'].map((relative) => ({ relative, kind: 'folder' as const })),
+];
+
+/**
+ * What of `folder` starts programs later. A repository's hooks and config are protected where
+ * `.git` is a folder; where it is a file (a worktree's or a submodule's pointer) the file is, which
+ * keeps it one. A folder without `.git` gets nothing there: a run may `git init` (what it then
+ * writes into the new repository's hooks is the run's own; see docs/security.md).
+ */
+export function startupEntries(dotGit: 'folder' | 'file' | 'absent', isHome: boolean): StartupEntry[] {
+  const git: StartupEntry[] =
+    dotGit === 'folder'
+      ? [
+          { relative: '.git/hooks', kind: 'folder' },
+          { relative: '.git/config', kind: 'file' },
+        ]
+      : dotGit === 'file'
+        ? [{ relative: '.git', kind: 'file' }]
+        : [];
+  return [...git, ...inAnyFolder, ...(isHome ? inHome : [])];
 }

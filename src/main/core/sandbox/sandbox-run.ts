@@ -3,17 +3,19 @@
 // process of the run goes through `wrap`: the CLI, the built-in agent's shell commands, its MCP
 // servers. On Linux each goes through a launcher shell that joins the run's cgroup (run-cgroup.ts)
 // and hands bwrap the seccomp filter, from a second private folder no sandbox sees. `close` ends
-// the ways out and removes the folders.
+// the ways out, removes the folders and the placeholders bwrap made.
 import fs from 'node:fs';
 import path from 'node:path';
 import type net from 'node:net';
 import { type SandboxLimits, defaultLimits } from '../../../shared/contract';
 import { createRunDir } from '../agents/steward-server';
-import { type Bridges, bubblewrapArgs, launcherScript, sandboxIdentity } from './bubblewrap';
+import { stateEnv } from './agent-state';
+import { type Bridges, bubblewrapArgs, launcherScript, mountPlanOf, sandboxIdentity } from './bubblewrap';
 import { type Denial, openEgress } from './egress';
 import type { SandboxSupport } from './host-support';
 import { limitReachedText } from './limits';
 import { loopbackPorts } from './network-rules';
+import { holdPlaceholders, releasePlaceholders } from './placeholders';
 import type { SandboxPolicy } from './policy';
 import { openRunCgroup } from './run-cgroup';
 import { seatbeltProfile } from './seatbelt';
@@ -38,9 +40,13 @@ export interface SandboxRun {
 
 const defaultProxyPort = 3128;
 
-/** The environment inside: proxies pointed at the sandbox's own, loopback direct, a private TMPDIR. */
-export function sandboxEnv(env: NodeJS.ProcessEnv, proxyPort: number | undefined, tmpDir: string): NodeJS.ProcessEnv {
-  const inside: NodeJS.ProcessEnv = { ...env };
+/**
+ * The environment inside: proxies pointed at the sandbox's own, loopback direct, a private TMPDIR,
+ * and HOME and the CLIs' state variables in the instance's own state (`home`): the user's are not
+ * there, whatever the instance's env says.
+ */
+export function sandboxEnv(env: NodeJS.ProcessEnv, proxyPort: number | undefined, tmpDir: string, home: string): NodeJS.ProcessEnv {
+  const inside: NodeJS.ProcessEnv = { ...env, ...stateEnv(home) };
   for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'ALL_PROXY', 'all_proxy']) delete inside[name];
   if (proxyPort !== undefined) {
     const proxy = `http://127.0.0.1:${proxyPort}`;
@@ -73,11 +79,13 @@ export async function openSandbox(
   support: Extract<SandboxSupport, { ok: true }>,
   options: { runId: string; runsDir: string; onDenied(denial: Denial): void; limits?: SandboxLimits | undefined },
 ): Promise<SandboxRun> {
+  const linux = process.platform === 'linux';
+  // Planned before anything is opened: a startup file that cannot be protected refuses the run.
+  const placeholders = linux ? mountPlanOf(policy).placeholders.map((placeholder) => placeholder.path) : [];
   const hostDir = createRunDir(options.runsDir, options.runId);
   const ports = loopbackPorts(policy.network);
   const listening: Promise<void>[] = [];
   const servers = new Map<string, net.Server>();
-  const linux = process.platform === 'linux';
   const egress = openEgress({ rules: policy.network, refused: policy.refused, stewardPort: policy.stewardPort, onDenied: (denial) => options.onDenied(denial) }, linux ? ports : [], (server, name) => {
     servers.set(name, server);
     listening.push(listenOn(server, linux ? path.join(hostDir, name) : 0));
@@ -89,9 +97,11 @@ export async function openSandbox(
     fs.rmSync(hostDir, { recursive: true, force: true });
     throw error;
   }
+  holdPlaceholders(placeholders);
   const close = async () => {
     await egress.close();
     fs.rmSync(hostDir, { recursive: true, force: true });
+    releasePlaceholders(placeholders);
   };
   if (linux) {
     try {
@@ -110,7 +120,7 @@ export async function openSandbox(
   return {
     tool: support.tool,
     policy,
-    wrap: (command, args, env) => ({ command: '/usr/bin/sandbox-exec', args: ['-p', profile, command, ...args], env: sandboxEnv(env, proxyPort, tmpDir) }),
+    wrap: (command, args, env) => ({ command: '/usr/bin/sandbox-exec', args: ['-p', profile, command, ...args], env: sandboxEnv(env, proxyPort, tmpDir, policy.home) }),
     limitReached: () => undefined,
     close,
   };
@@ -153,7 +163,7 @@ function linuxSandbox(
     wrap: (command, args, env) => {
       const infoFile = path.join(launchDir, `bwrap-${++launches}.json`);
       const script = launcherScript(cgroup?.dirs ?? [], filterFile, infoFile);
-      return { command: '/bin/sh', args: ['-c', script, 'steward-sandbox', support.bwrap!, ...bubblewrapArgs(policy, bridges, confinement, command, args)], env: sandboxEnv(env, proxyPort, '/tmp') };
+      return { command: '/bin/sh', args: ['-c', script, 'steward-sandbox', support.bwrap!, ...bubblewrapArgs(policy, bridges, confinement, command, args)], env: sandboxEnv(env, proxyPort, '/tmp', policy.home) };
     },
     limitReached: () => {
       const reached = cgroup?.reached() ?? (tmp.full() ? 'tmp' : undefined);

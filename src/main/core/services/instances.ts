@@ -8,6 +8,7 @@ import { type AgentConfig, type Budget, type Instance, type Permissions, bypassP
 import { AppError } from '../../../shared/errors';
 import { askProblem } from '../../../shared/agent-permissions';
 import { type ProbeResult, probeAgent } from '../agents/probe';
+import { agentHomeOf } from '../sandbox/agent-state';
 import { newId } from '../ids';
 import { readSettings } from '../settings';
 import { generatedAvatarUrl } from './avatar';
@@ -57,7 +58,7 @@ function describeAgent(agent: AgentConfig): string {
 function describeSandboxChange(before: SandboxConfig, after: SandboxConfig): string {
   if (after.mode === 'off') return 'Sandbox off: the agent runs as you, with your files and network';
   if (before.mode === 'off') return 'Sandbox on';
-  const lists = (['network', 'readDeny', 'writeAllow'] as const).filter((list) => after[list].join('\n') !== before[list].join('\n'));
+  const lists = (['network', 'readAllow', 'readDeny', 'writeAllow'] as const).filter((list) => after[list].join('\n') !== before[list].join('\n'));
   return `Sandbox changed: ${lists.map((list) => `${list} ${after[list].join(', ') || '(none)'}`).join('; ')}`;
 }
 
@@ -266,6 +267,8 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         generations.delete(id);
         store.instances.delete(id);
       });
+      // Its own CLI state (sessions, and the copies of the user's login) goes with it.
+      void fs.rm(agentHomeOf(context.dataDir, id), { recursive: true, force: true }).catch(() => {});
     },
 
     ensureDefault,

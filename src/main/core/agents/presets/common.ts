@@ -25,9 +25,11 @@ export interface Preset {
   /**
    * The command line and the environment variables that give the CLI Steward's MCP server, in the
    * CLI's own configuration form, from the command line and the whole environment it would have
-   * without it (the user's own configuration is kept). Absent: the CLI gets only the variables.
+   * without it (the user's own configuration is kept). `stateHome`: in a sandbox, the instance's
+   * own CLI state (its HOME there), where a CLI's configuration is the instance's, not the user's.
+   * Absent: the CLI gets only the variables.
    */
-  withSteward?: (args: string[], server: StewardServer, env: NodeJS.ProcessEnv) => { args: string[]; env: Record<string, string> };
+  withSteward?: (args: string[], server: StewardServer, env: NodeJS.ProcessEnv, stateHome?: string) => { args: string[]; env: Record<string, string> };
   /** The command line with the CLI's own spending cap in US dollars. Absent: the CLI has none (Steward's own check still applies). */
   withBudget?: (args: string[], usd: number) => string[];
   /** The command line that makes the CLI ask Steward's MCP server before it acts (permissions: ask), from the one that lets it act. Absent: it cannot ask. */

@@ -1,13 +1,18 @@
 // Gemini CLI reads MCP servers only from its settings files, and takes a system settings file only
-// when root owns it and every folder above it. So a run with Steward's tools gets a home of its own
-// (GEMINI_CLI_HOME): its .gemini links to everything in the user's (credentials, sessions, trusted
-// folders) but settings.json, which is a copy of the user's with Steward's server added. Sessions
-// go where the user's are (tmp/ and history/ are linked), and what Gemini wrote anew in the run's
-// .gemini (its project registry, saved by rename, so never through a link) is kept in the user's
-// when the run ends: a later run still finds and resumes them.
+// when root owns it and every folder above it. In a sandbox, Gemini's home is the instance's own
+// (agent-state.ts): Steward's server is added to its settings for the run and taken out after. Out
+// of a sandbox, a run with Steward's tools gets a home of its own (GEMINI_CLI_HOME): its .gemini
+// links to everything in the user's (credentials, sessions, trusted folders) but settings.json,
+// which is a copy of the user's with Steward's server added. Sessions go where the user's are (tmp/
+// and history/ are linked), and what Gemini wrote anew in the run's .gemini (its project registry,
+// saved by rename, so never through a link) is kept in the user's when the run ends: a later run
+// still finds and resumes them. What a run wrote is read as such (readRunWrittenFile: no FIFO stalls
+// Steward).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readRunWrittenFile } from '../../run-written-file';
+import { readStateFile, writeStateFile } from '../../sandbox/agent-state';
 import { type StewardServer, bearer, stewardServerName } from '../steward-server';
 import { asRecord } from './common';
 
@@ -31,6 +36,36 @@ export function stripJsonComments(text: string): string {
     }
   }
   return out;
+}
+
+const settingsPath = '.gemini/settings.json';
+
+/** Settings text as an object; undefined when it is not JSON (with comments). */
+function parseSettings(text: string | undefined): Record<string, unknown> | undefined {
+  try {
+    return text === undefined ? {} : asRecord(JSON.parse(stripJsonComments(text)));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Steward's server in the instance's own Gemini settings (`stateHome`, a sandboxed run's HOME) for
+ * the run, out of them when it ends; settings that do not parse are left alone (the run then goes
+ * without Steward's tools rather than without its settings).
+ */
+export function addStewardToInstanceSettings(server: StewardServer, stateHome: string): void {
+  const settings = parseSettings(readStateFile(stateHome, settingsPath));
+  if (settings === undefined) return;
+  const mcpServers = { ...asRecord(settings.mcpServers), [stewardServerName]: { httpUrl: server.url, headers: bearer(server), trust: true } };
+  writeStateFile(stateHome, settingsPath, JSON.stringify({ ...settings, mcpServers }, null, 2));
+  server.atEnd.push(() => {
+    const after = parseSettings(readStateFile(stateHome, settingsPath));
+    const servers = asRecord(after?.mcpServers);
+    if (after === undefined || !(stewardServerName in servers)) return;
+    const { [stewardServerName]: _ours, ...others } = servers;
+    writeStateFile(stateHome, settingsPath, JSON.stringify({ ...after, mcpServers: others }, null, 2));
+  });
 }
 
 /** The run's GEMINI_CLI_HOME; undefined when the user's settings cannot be read (the run then goes without Steward's tools rather than without the user's settings). */
@@ -63,7 +98,7 @@ function keepWhatGeminiWrote(runGemini: string, userGemini: string): void {
     if (entry === 'settings.json' || fs.lstatSync(written).isSymbolicLink()) continue;
     const kept = path.join(userGemini, entry);
     if (entry === 'projects.json') {
-      const projects = (file: string) => (fs.existsSync(file) ? asRecord(asRecord(JSON.parse(fs.readFileSync(file, 'utf8'))).projects) : {});
+      const projects = (file: string) => asRecord(parseSettings(readRunWrittenFile(file))?.projects);
       const merged = { projects: { ...projects(kept), ...projects(written) } };
       const partial = `${kept}.${process.pid}.tmp`;
       fs.writeFileSync(partial, JSON.stringify(merged, null, 2));

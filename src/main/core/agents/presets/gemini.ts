@@ -6,7 +6,7 @@
 // so that Gemini does not fall back to asking. `--resume <session_id>` continues a session.
 import { hintOf } from '../error-class';
 import type { AgentEvent } from '../events';
-import { geminiHomeWithSteward } from './gemini-home';
+import { addStewardToInstanceSettings, geminiHomeWithSteward } from './gemini-home';
 import { type Preset, type StreamParser, asRecord, describeUsage, text, textJoiner, usageEvent } from './common';
 
 /** `auto`, `auto-gemini-3`, ...: the router picks the model per request, so the start says nothing yet. */
@@ -98,9 +98,14 @@ export const gemini: Preset = {
   parser,
   // Gemini 0.61 takes a session's UUID, "latest" or an index; the UUID is the one that cannot drift.
   resume: (args, sessionId) => [...args, '--resume', sessionId],
-  // A home of the run's own whose settings add Steward's server to the user's (gemini-home.ts);
-  // `trust` skips confirmations as --yolo does.
-  withSteward(args, server, env) {
+  // Steward's server added to the settings Gemini reads (gemini-home.ts): in a sandbox, the
+  // instance's own, for the run; outside, in a home of the run's own beside the user's. `trust`
+  // skips confirmations as --yolo does.
+  withSteward(args, server, env, stateHome) {
+    if (stateHome !== undefined) {
+      addStewardToInstanceSettings(server, stateHome);
+      return { args, env: {} };
+    }
     const home = geminiHomeWithSteward(server, env);
     const given: Record<string, string> = home === undefined ? {} : { GEMINI_CLI_HOME: home };
     return { args, env: given };

@@ -34,6 +34,7 @@ const lists: { list: SandboxList; legend: string; hint: string; itemLabel: strin
     addLabel: 'Add host',
     placeholder: 'api.example.com',
   },
+  { list: 'readAllow', legend: 'Also readable', hint: 'Paths it may read besides its workspace, its CLI and the system’s folders: the rest of your home is hidden.', itemLabel: 'Readable path', addLabel: 'Add readable path', placeholder: '~/reference' },
   { list: 'readDeny', legend: 'Hidden from the agent', hint: 'Paths it may not read, beyond the credential stores it never sees.', itemLabel: 'Hidden path', addLabel: 'Add hidden path', placeholder: '~/private' },
   { list: 'writeAllow', legend: 'Also writable', hint: 'Paths it may write besides its workspace and its own CLI state.', itemLabel: 'Writable path', addLabel: 'Add writable path', placeholder: '~/notes' },
 ];

@@ -1,0 +1,106 @@
+// What a sandboxed run may not plant in what it may write: the files that start programs later,
+// outside the sandbox, when the user runs git, opens an editor or a CLI, or a shell in the folder
+// (git hooks and config, .mcp.json, .envrc, .gitmodules, a CLI's project settings and commands, an
+// editor's tasks, a home folder's shell files). Existing or not, moved aside or not, they stay as
+// they were, and nothing is left behind in the workspace; ordinary work (a source file, a git
+// object) goes on. writeAllow that names one opens it; with the sandbox off, every probe succeeds.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/main/core/scheduler/clock';
+import type { Instance, Run } from '../../src/shared/contract';
+import { type TestCore, startTestCore, tempDir } from '../support/core';
+import { lacks } from '../support/requirements';
+import { settled } from '../support/runs';
+
+const probe = path.resolve(import.meta.dirname, '../fixtures/sandbox/workspace-probe.sh');
+const skip = lacks('sandbox');
+
+let t: TestCore;
+
+beforeAll(async () => {
+  if (skip) return;
+  t = await startTestCore({ clock: systemClock });
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Every file under `dir` with its content ('<dir>' for folders), links not followed. */
+function tree(dir: string): Record<string, string> {
+  const entries: Record<string, string> = {};
+  for (const entry of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const file = path.join(dir, entry);
+    const stat = fs.lstatSync(file);
+    entries[entry] = stat.isDirectory() ? '<dir>' : stat.isSymbolicLink() ? `-> ${fs.readlinkSync(file)}` : fs.readFileSync(file, 'utf8');
+  }
+  return entries;
+}
+
+async function probeFrom(sandboxOf: (workspace: string) => Record<string, unknown>, setUp: (workspace: string) => void = () => {}) {
+  const home = tempDir('steward-home-');
+  fs.writeFileSync(path.join(home, '.bashrc'), '# the user\'s own\n');
+  const workspace = tempDir('steward-workspace-');
+  const agent = { provider: 'command', preset: 'custom', command: probe, env: { HOME: home, PROBE_HOME: home } };
+  const created = await t.api('POST', '/api/instances', { name: 'workspace probe', agent, workspaceDir: workspace, sandbox: sandboxOf(workspace) });
+  expect(created.status).toBe(201);
+  const instance = created.body.instance as Instance;
+  // A repository, as `git init` makes one, and an editor's settings.
+  fs.mkdirSync(path.join(workspace, '.git/hooks'), { recursive: true });
+  fs.mkdirSync(path.join(workspace, '.git/objects'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, '.git/config'), '[core]\n\trepositoryformatversion = 0\n');
+  fs.writeFileSync(path.join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
+  fs.writeFileSync(path.join(workspace, '.git/hooks/pre-commit.sample'), '#!/bin/sh\n');
+  fs.mkdirSync(path.join(workspace, '.vscode'));
+  fs.writeFileSync(path.join(workspace, '.vscode/settings.json'), '{}\n');
+  setUp(workspace);
+  const before = { workspace: tree(workspace), bashrc: fs.readFileSync(path.join(home, '.bashrc'), 'utf8') };
+  const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'plant' })).body as { run: Run };
+  const finished = await settled(t, run.id);
+  const messages = finished.status === 'succeeded' ? ((await t.api('GET', `/api/threads/${run.threadId}`)).body.thread.messages as { role: string; content: string }[]) : [];
+  const said = Object.fromEntries(messages.filter((message) => message.role === 'assistant').map((message) => message.content.split(': ')));
+  return { run: finished, said, before, after: { workspace: tree(workspace), bashrc: fs.readFileSync(path.join(home, '.bashrc'), 'utf8') }, workspace };
+}
+
+const planted = ['hook', 'git-config', 'mcp', 'envrc', 'gitmodules', 'claude-settings', 'claude-command', 'vscode-tasks', 'vscode-replace', 'git-aside'];
+
+describe.skipIf(skip)("a sandboxed run's workspace", () => {
+  it('keeps the files that start programs later as they were, existing or not, and leaves nothing behind; ordinary work goes on', async () => {
+    const { run, said, before, after } = await probeFrom(() => ({ mode: 'sandbox' }));
+    expect(run.status, run.error ?? '').toBe('succeeded');
+    expect(said).toEqual({ ...Object.fromEntries(planted.map((what) => [what, 'no'])), bashrc: 'no', code: 'yes', 'git-object': 'yes' });
+    // What the run did write, and nothing else: no placeholder of the sandbox's is left.
+    expect(after.workspace).toEqual({ ...before.workspace, src: '<dir>', 'src/main.txt': 'ok\n', '.git/objects/ab': '<dir>', '.git/objects/ab/probe': 'blob\n' });
+    expect(after.bashrc).toBe(before.bashrc);
+  });
+
+  it("lets the run write a home folder it was given, but not the home's shell files", async () => {
+    const { run, said, after, before } = await probeFrom(() => ({ mode: 'sandbox', writeAllow: ['~'] }));
+    expect(run.status, run.error ?? '').toBe('succeeded');
+    expect(said.bashrc).toBe('no');
+    expect(after.bashrc).toBe(before.bashrc);
+  });
+
+  it('lets the run write a startup file that writeAllow names, and only that one', async () => {
+    const { run, said, after } = await probeFrom((workspace) => ({ mode: 'sandbox', writeAllow: [path.join(workspace, '.git/hooks')] }));
+    expect(run.status, run.error ?? '').toBe('succeeded');
+    expect(said).toMatchObject({ hook: 'yes', 'git-config': 'no', mcp: 'no', 'git-aside': 'no' });
+    expect(after.workspace['.git/hooks/pre-commit']).toBe('#!/bin/sh\necho pwned\n');
+  });
+
+  it("refuses to start where a startup file is a link a run could replace, saying what to do", async () => {
+    const elsewhere = tempDir('steward-editor-settings-');
+    const { run } = await probeFrom(() => ({ mode: 'sandbox' }), (workspace) => {
+      fs.rmSync(path.join(workspace, '.vscode'), { recursive: true });
+      fs.symlinkSync(elsewhere, path.join(workspace, '.vscode'));
+    });
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/^The sandbox cannot protect \S+\/\.vscode: \S+\/\.vscode is a symbolic link, which a run could replace\. Replace the link with what it points to, or add \S+ to the instance's sandbox writeAllow to let runs change it\.$/);
+  });
+
+  it('where its sandbox is off, every probe succeeds', async () => {
+    const { said } = await probeFrom(() => ({ mode: 'off' }));
+    expect(said).toEqual({ ...Object.fromEntries(planted.map((what) => [what, 'yes'])), bashrc: 'yes', code: 'yes', 'git-object': 'yes' });
+  });
+});
