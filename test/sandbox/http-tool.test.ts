@@ -13,8 +13,8 @@ import type { SandboxRun } from '../../src/main/core/sandbox/sandbox-run';
 
 /** A sandbox as the tool sees it: its policy's network. */
 function sandboxWith(network: string[], stewardPort?: number): SandboxRun {
-  const policy = { workspaceDir: '/w', writable: [], hidden: [], denied: [], network: network.map((entry) => parseRule(entry)!), stewardPort, refused: [] };
-  return { tool: 'test', policy, wrap: () => ({ command: '', args: [], env: {} }), close: async () => undefined };
+  const policy = { workspaceDir: '/w', home: '/w', readable: [], links: [], protected: [], writable: [], hidden: [], denied: [], network: network.map((entry) => parseRule(entry)!), stewardPort, refused: [] };
+  return { tool: 'test', policy, wrap: () => ({ command: '', args: [], env: {} }), limitReached: () => undefined, close: async () => undefined };
 }
 
 const fetchWith = (url: string, sandbox: SandboxRun | undefined, extra: object = {}) => httpTool.run({ url, timeoutSeconds: 1, ...extra }, { workspaceDir: '/w', signal: new AbortController().signal, sandbox });

@@ -28,13 +28,15 @@ beforeAll(async () => {
   workspaceDir = path.join(root, 'workspace');
   fs.mkdirSync(workspaceDir);
   const policy = sandboxPolicy({
-    sandbox: { mode: 'sandbox', network: [], readDeny: [], writeAllow: [] },
+    sandbox: { mode: 'sandbox', network: [], readAllow: [], readDeny: [], writeAllow: [] },
     agent: { provider: 'command', preset: 'custom', command: 'perl' },
     env: process.env,
     home: os.homedir(),
     workspaceDir,
     dataDir: path.join(root, 'data'),
+    agentHome: path.join(root, 'data/agent-homes/ins_test'),
     otherWorkspaces: [],
+    commands: [{ command: 'perl', wholeFolder: false }],
   });
   box = await openSandbox(policy, support, { runId: 'run_seccomp', runsDir: path.join(root, 'runs'), onDenied: () => undefined });
 });

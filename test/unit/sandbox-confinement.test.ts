@@ -19,7 +19,7 @@ describe('bubblewrap, unprivileged', () => {
   const hidden = path.join(root, 'data');
   const workspaceDir = path.join(hidden, 'workspace');
   fs.mkdirSync(workspaceDir, { recursive: true });
-  const policy: SandboxPolicy = { workspaceDir, writable: [workspaceDir], hidden: [hidden], denied: [], network: [], stewardPort: undefined };
+  const policy: SandboxPolicy = { workspaceDir, home: workspaceDir, readable: ['/usr', '/bin', '/lib', '/etc'], links: [], protected: [], writable: [workspaceDir], hidden: [hidden], denied: [], network: [], stewardPort: undefined };
   const bridges = { hostDir: path.join(root, 'bridges'), proxyPort: 3128, ports: [], socat: '/usr/bin/socat' };
   const args = bubblewrapArgs(policy, bridges, { uid: 1000, gid: 1000, tmpMb: 16 }, 'claude', ['-p']);
   const pairs = (flag: string) => args.flatMap((arg, index) => (arg === flag ? [args[index + 1]] : []));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentNeeds, carriedFiles, endpointsIn, userStates } from '../../src/main/core/sandbox/agent-footprint';
 import { bridgeScript, mountArgs, mountPlanOf } from '../../src/main/core/sandbox/bubblewrap';
-import { type NetworkRule, allows, forbiddenResolution, loopbackPorts, nameVerdict, parseRule } from '../../src/main/core/sandbox/network-rules';
+import { type NetworkRule, loopbackPorts, nameVerdict, parseRule } from '../../src/main/core/sandbox/network-rules';
 import { type SandboxPolicy, sandboxPolicy } from '../../src/main/core/sandbox/policy';
 import { seatbeltProfile } from '../../src/main/core/sandbox/seatbelt';
 import { NetworkHost, SandboxConfig, defaultSandbox } from '../../src/shared/contract';
