@@ -19,7 +19,7 @@ describe('bubblewrap, unprivileged', () => {
   const hidden = path.join(root, 'data');
   const workspaceDir = path.join(hidden, 'workspace');
   fs.mkdirSync(workspaceDir, { recursive: true });
-  const policy: SandboxPolicy = { workspaceDir, home: workspaceDir, readable: ['/usr', '/bin', '/lib', '/etc'], links: [], protected: [], writable: [workspaceDir], hidden: [hidden], denied: [], network: [], stewardPort: undefined };
+  const policy: SandboxPolicy = { workspaceDir, home: workspaceDir, readable: ['/usr', '/bin', '/lib', '/etc', root], links: [], protected: [], writable: [workspaceDir], hidden: [hidden], denied: [], network: [], stewardPort: undefined };
   const bridges = { hostDir: path.join(root, 'bridges'), proxyPort: 3128, ports: [], socat: '/usr/bin/socat' };
   const args = bubblewrapArgs(policy, bridges, { uid: 1000, gid: 1000, tmpMb: 16 }, 'claude', ['-p']);
   const pairs = (flag: string) => args.flatMap((arg, index) => (arg === flag ? [args[index + 1]] : []));
@@ -38,7 +38,7 @@ describe('bubblewrap, unprivileged', () => {
     expect(args.join(' ')).toContain(`--size ${16 * 1024 * 1024} --tmpfs /tmp`);
     const lastMount = Math.max(args.lastIndexOf('--bind'), args.lastIndexOf('--ro-bind'));
     expect(args.indexOf('--remount-ro')).toBeGreaterThan(lastMount);
-    expect(pairs('--remount-ro')).toEqual([hidden, '/dev']);
+    expect(pairs('--remount-ro')).toEqual([hidden, '/dev', '/']);
   });
 
   it('maps root to 1000 and a user to itself', () => {
