@@ -32,7 +32,7 @@ export async function sandboxBench(): Promise<Record<string, unknown>> {
   fs.mkdirSync(workspaceDir);
   const env = { ...process.env, ANTHROPIC_BASE_URL: 'http://127.0.0.1:4000' };
   const policy = sandboxPolicy({
-    sandbox: { mode: 'sandbox', network: ['api.example.com'], readDeny: [], writeAllow: [] },
+    sandbox: { mode: 'sandbox', network: ['api.example.com'], readDeny: [], writeAllow: [], envAllow: [] },
     agent: { provider: 'command', preset: 'claude-code' },
     env,
     home: os.homedir(),

@@ -45,7 +45,7 @@ describe('network rules', () => {
     for (const good of ['api.example.com', '*.github.com', '*', '127.0.0.1:8080', '[::1]:8080', 'localhost:11434']) expect(NetworkHost.safeParse(good).success, good).toBe(true);
     for (const bad of ['http://x.com', 'a.*.com', 'x.com:99999', 'x.com/path', '', 'two words']) expect(NetworkHost.safeParse(bad).success, bad).toBe(false);
     expect(SandboxConfig.safeParse({ mode: 'jail' }).success).toBe(false);
-    expect(SandboxConfig.parse({ mode: 'sandbox' })).toEqual({ mode: 'sandbox', network: [], readDeny: [], writeAllow: [] });
+    expect(SandboxConfig.parse({ mode: 'sandbox' })).toEqual({ mode: 'sandbox', network: [], readDeny: [], writeAllow: [], envAllow: [] });
   });
 });
 
@@ -81,7 +81,7 @@ describe('a policy', () => {
     const home = tempDir('steward-policy-home-');
     const dataDir = path.join(home, 'data');
     const policy = sandboxPolicy({
-      sandbox: { mode: 'sandbox', network: ['api.example.com'], readDeny: ['~/private'], writeAllow: ['~/notes'] },
+      sandbox: { mode: 'sandbox', network: ['api.example.com'], readDeny: ['~/private'], writeAllow: ['~/notes'], envAllow: [] },
       agent: { provider: 'command', preset: 'codex' },
       env: {},
       home,
@@ -192,7 +192,7 @@ describe("Steward's own trigger URLs", () => {
   it('are refused from inside a sandbox even where every host is allowed: a run starts runs only through /mcp, where the depth limit sees them', async () => {
     const { reachable } = await import('../../src/main/core/sandbox/egress');
     const policy = sandboxPolicy({
-      sandbox: { mode: 'sandbox', network: ['*'], readDeny: [], writeAllow: [] },
+      sandbox: { mode: 'sandbox', network: ['*'], readDeny: [], writeAllow: [], envAllow: [] },
       agent: { provider: 'command', preset: 'custom', command: 'x' },
       env: {},
       home: '/home/u',

@@ -30,6 +30,13 @@ export const SandboxPath = z
   // eslint-disable-next-line no-control-regex -- a path with control characters is a mistake, not a path
   .refine((value) => !/[\u0000-\u001f]/.test(value), { message: 'must not hold control characters' });
 
+/** A variable of Steward's own environment passed on to the agent: a plain name, no pattern. */
+export const EnvName = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name (letters, digits and _, no *)');
+
 export const SandboxConfig = z.strictObject({
   mode: z.enum(sandboxModes).describe("sandbox: the agent sees its workspace, its own state and the hosts it is given; off: it runs as you, with your files and network"),
   network: z
@@ -39,8 +46,13 @@ export const SandboxConfig = z.strictObject({
     .describe('Hosts the agent may reach beyond its model endpoint and Steward: names, *.wildcards, host:port, * for any; loopback only with its port'),
   readDeny: z.array(SandboxPath).max(200).default([]).describe('Further paths the agent may not read'),
   writeAllow: z.array(SandboxPath).max(200).default([]).describe('Further paths the agent may write (besides its workspace and its CLI state)'),
+  envAllow: z
+    .array(EnvName)
+    .max(200)
+    .default([])
+    .describe("Variables of Steward's own environment the agent gets too, by name; it gets only PATH, HOME, LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL, TMPDIR, the proxy variables, its agent's env and these (sandboxed or off)"),
 });
 export type SandboxConfig = z.output<typeof SandboxConfig>;
 
 /** What a new instance gets: the boundary on, nothing more allowed. */
-export const defaultSandbox: SandboxConfig = { mode: 'sandbox', network: [], readDeny: [], writeAllow: [] };
+export const defaultSandbox: SandboxConfig = { mode: 'sandbox', network: [], readDeny: [], writeAllow: [], envAllow: [] };
