@@ -2,9 +2,13 @@
 // `sender` may prompt `target` (acceptsPromptsFrom), so that no run reaches, through another
 // instance, more than its own instance lets it. The core enforces it (run-key-reach.ts) and the
 // instance form warns with it.
-import type { Instance, SandboxConfig } from './contract';
+import type { Permissions, SandboxConfig } from './contract';
 
-type Confined = Pick<Instance, 'sandbox' | 'permissions'>;
+/** What confines an instance's runs: its sandbox, and whether its agent asks before acting. */
+export interface Confined {
+  sandbox: SandboxConfig;
+  permissions: Pick<Permissions, 'mode'>;
+}
 
 /** `~/a/./b/../c/` → `~/a/c`: a path's segments, `.` and `..` applied, no trailing slash. */
 function segments(path: string): string[] {

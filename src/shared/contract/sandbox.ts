@@ -30,6 +30,16 @@ export const SandboxPath = z
   // eslint-disable-next-line no-control-regex -- a path with control characters is a mistake, not a path
   .refine((value) => !/[\u0000-\u001f]/.test(value), { message: 'must not hold control characters' });
 
+/**
+ * The variables of Steward's own environment every agent gets (the rest only by `envAllow`), and
+ * the prefix of those it gets by prefix (LC_ALL, LC_CTYPE, …): agents/agent-environment.ts.
+ */
+export const agentEnvBase = ['PATH', 'HOME', 'LANG', 'TERM', 'TZ', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'] as const;
+export const agentEnvBasePrefix = 'LC_';
+
+/** The base list in words: "PATH, HOME, LANG, LC_*, …". */
+export const agentEnvBaseText = 'PATH, HOME, LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL, TMPDIR and the proxy variables (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)';
+
 /** A variable of Steward's own environment passed on to the agent: a plain name, no pattern. */
 export const EnvName = z
   .string()
@@ -50,7 +60,7 @@ export const SandboxConfig = z.strictObject({
     .array(EnvName)
     .max(200)
     .default([])
-    .describe("Variables of Steward's own environment the agent gets too, by name; it gets only PATH, HOME, LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL, TMPDIR, the proxy variables, its agent's env and these (sandboxed or off)"),
+    .describe(`Variables of Steward's own environment the agent gets too, by name; sandboxed or off, it gets only ${agentEnvBaseText} from there, these, and its agent's env`),
 });
 export type SandboxConfig = z.output<typeof SandboxConfig>;
 

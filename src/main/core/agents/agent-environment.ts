@@ -5,12 +5,9 @@
 // passes on by name (`sandbox.envAllow`), what its preset needs, and its own `env`, in that order
 // (a later one wins). Sandboxed or off, the same rule: every agent process Steward starts (the CLI,
 // an ACP agent, the built-in agent's shell commands and stdio MCP servers, the probes) gets this.
-
-/** Steward's variables every agent gets: where it runs (PATH, HOME, TMPDIR), who and how (USER, LANG, TZ), and the proxy to use. */
-export const baseVariables = ['PATH', 'HOME', 'LANG', 'TERM', 'TZ', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'] as const;
-
-/** Locale categories (LC_ALL, LC_CTYPE, …): by prefix. */
-const basePrefix = 'LC_';
+// The base list (the contract's agentEnvBase): where it runs (PATH, HOME, TMPDIR), who and how
+// (USER, LANG and LC_*, TZ, TERM, SHELL), and the proxy to use.
+import { agentEnvBase, agentEnvBasePrefix } from '../../../shared/contract';
 
 /** Windows needs these for a process to start at all (its system folder, its own profile folders); names there ignore case. */
 const windowsVariables = ['SYSTEMROOT', 'WINDIR', 'COMSPEC', 'PATHEXT', 'SYSTEMDRIVE', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'TEMP', 'TMP', 'HOMEDRIVE', 'HOMEPATH', 'USERNAME', 'PROGRAMFILES', 'PROGRAMDATA'];
@@ -27,12 +24,12 @@ export interface AgentEnvironmentParts {
 /** The agent's environment from `from` (Steward's own, by default): the base list, envAllow, the preset's, then the agent's. */
 export function agentEnvironment(parts: AgentEnvironmentParts, from: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Record<string, string> {
   const windows = platform === 'win32';
-  const wanted = new Set<string>([...baseVariables, ...parts.envAllow, ...(windows ? windowsVariables : [])].map((name) => (windows ? name.toUpperCase() : name)));
+  const wanted = new Set<string>([...agentEnvBase, ...parts.envAllow, ...(windows ? windowsVariables : [])].map((name) => (windows ? name.toUpperCase() : name)));
   const passed: Record<string, string> = {};
   for (const [name, value] of Object.entries(from)) {
     if (value === undefined) continue;
     const key = windows ? name.toUpperCase() : name;
-    if (wanted.has(key) || key.startsWith(basePrefix)) passed[name] = value;
+    if (wanted.has(key) || key.startsWith(agentEnvBasePrefix)) passed[name] = value;
   }
   return { ...passed, ...parts.preset, ...parts.agent };
 }
