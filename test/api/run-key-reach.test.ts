@@ -307,3 +307,19 @@ describe('agent.env values', () => {
     }
   });
 });
+
+describe('acceptsPromptsFrom', () => {
+  it('names other instances of this Steward only, and forgets one that is deleted', async () => {
+    const unknown = await t.api('PATCH', `/api/instances/${accepting.id}`, { acceptsPromptsFrom: [own.instance, 'ins_01M89Z0000000000000000000Z'] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'invalid_field', field: 'acceptsPromptsFrom.1' });
+    const itself = await t.api('PATCH', `/api/instances/${accepting.id}`, { acceptsPromptsFrom: [accepting.id] });
+    expect(itself.body.error).toMatchObject({ code: 'invalid_field', field: 'acceptsPromptsFrom.0' });
+    expect((await t.api('GET', `/api/instances/${accepting.id}`)).body.instance.acceptsPromptsFrom).toEqual([own.instance]);
+
+    const passing = await create({ name: 'passing', agent: sleeper({}) });
+    expect((await t.api('PATCH', `/api/instances/${accepting.id}`, { acceptsPromptsFrom: [own.instance, passing.id, passing.id] })).body.instance.acceptsPromptsFrom).toEqual([own.instance, passing.id]);
+    expect((await t.api('DELETE', `/api/instances/${passing.id}?force=true`)).status).toBe(204);
+    expect((await t.api('GET', `/api/instances/${accepting.id}`)).body.instance.acceptsPromptsFrom).toEqual([own.instance]);
+  });
+});
