@@ -4,6 +4,7 @@
 // agent gets (agents/agent-environment.ts).
 import { describe, expect, it } from 'vitest';
 import { agentEnvironment } from '../../src/main/core/agents/agent-environment';
+import { buildOpenApiDocument } from '../../src/main/core/http/openapi';
 import { unconfined } from '../../src/main/core/run-key-reach';
 import { type Permissions, type SandboxConfig, SandboxConfig as SandboxSchema, operations } from '../../src/shared/contract';
 import { lessConfinedBy } from '../../src/shared/confinement';
@@ -54,6 +55,15 @@ describe("a run's key", () => {
     expect(unconfined).toEqual([]);
     const declared = Object.values(operations).filter((operation) => 'runKey' in operation && operation.runKey !== undefined);
     expect(declared.length).toBeGreaterThan(25);
+  });
+
+  it("shows each operation's reach in the OpenAPI document", () => {
+    const paths = buildOpenApiDocument('test').paths as Record<string, Record<string, Record<string, unknown>>>;
+    expect(paths['/api/runs'].post['x-steward-run-key']).toBe('prompts');
+    expect(paths['/api/automations/{id}'].put['x-steward-run-key']).toBe('own');
+    expect(paths['/api/runs/outcome'].post['x-steward-run-key']).toBe('self');
+    expect(paths['/api/system'].get['x-steward-run-key']).toBe('refused');
+    expect(paths['/api/health'].get).not.toHaveProperty('x-steward-run-key');
   });
 });
 
