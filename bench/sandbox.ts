@@ -52,7 +52,7 @@ export async function sandboxBench(): Promise<Record<string, unknown>> {
       const agentHome = path.join(root, 'data/agent-homes/ins_bench');
       prepareAgentHome(agentHome, carriedFiles(agent, env, os.homedir()));
       const policy = sandboxPolicy({
-        sandbox: { mode: 'sandbox', network: ['api.example.com'], readAllow: [], readDeny: [], writeAllow: [] },
+        sandbox: { mode: 'sandbox', network: ['api.example.com'], readAllow: [], readDeny: [], writeAllow: [], envAllow: [] },
         agent,
         env,
         home: os.homedir(),

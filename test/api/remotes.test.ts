@@ -270,7 +270,8 @@ describe('remotes', { timeout: 90_000 }, () => {
     await client.close();
 
     const agent = { scope: 'runs' as const, runId: 'run_01KAAAAAAAAAAAAAAAAAAAAAAA', instanceId: local.core.store.instances.getDefault()!.id };
-    await expect(local.core.dispatch('runs.create', { body: { instanceId: serverInstance.id, prompt: 'escape' } }, agent)).rejects.toMatchObject({ code: 'forbidden' });
+    // A remote instance is beyond any run's reach: answered as if it were not there, before anything is forwarded.
+    await expect(local.core.dispatch('runs.create', { body: { instanceId: serverInstance.id, prompt: 'escape' } }, agent)).rejects.toMatchObject({ code: 'not_found', message: `No instance ${serverInstance.id}.` });
     await expect(local.core.dispatch('runs.get', { params: { id: runId } }, agent)).rejects.toMatchObject({ code: 'not_found' });
   });
 

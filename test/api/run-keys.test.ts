@@ -1,5 +1,5 @@
-// A run's own key: what an agent's run may do to Steward through it (scope runs, plus the
-// automations and webhooks of its own instance), and the loop guards — runs it starts record it as
+// A run's own key: what an agent's run may do to Steward through it (its own instance's runs,
+// automations and webhooks; run-key-reach.test.ts tries every operation), and the loop guards — runs it starts record it as
 // their parent, a chain of runs stops at runner.maxRunDepth, an automation cannot fire more often
 // than once a minute, and what an automation or webhook it made starts is its child too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,13 +56,14 @@ describe("a run's key", () => {
     expect(made.body.automation.instanceId).toBe(own); // its own instance by default, not the default instance
     expect((await asKey(key, 'PUT', `/api/automations/${made.body.automation.id}`, { prompt: 'Look once more' })).status).toBe(200);
 
+    // Another instance's is answered as if it did not exist (run-key-reach.test.ts tries every operation).
     const elsewhere = await asKey(key, 'POST', '/api/automations', automation({ instanceId: other }));
-    expect(elsewhere.status).toBe(403);
-    expect(elsewhere.body.error.message).toContain(`own instance (${own})`);
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.error).toMatchObject({ code: 'not_found', message: `No instance ${other}.` });
     const theirs = (await t.api('POST', '/api/automations', automation({ instanceId: other }))).body.automation;
-    expect((await asKey(key, 'PUT', `/api/automations/${theirs.id}`, { enabled: false })).status).toBe(403);
-    expect((await asKey(key, 'PUT', `/api/automations/${made.body.automation.id}`, { instanceId: other })).status).toBe(403);
-    expect((await asKey(key, 'DELETE', `/api/automations/${theirs.id}`)).status).toBe(403);
+    expect((await asKey(key, 'PUT', `/api/automations/${theirs.id}`, { enabled: false })).status).toBe(404);
+    expect((await asKey(key, 'PUT', `/api/automations/${made.body.automation.id}`, { instanceId: other })).status).toBe(404);
+    expect((await asKey(key, 'DELETE', `/api/automations/${theirs.id}`)).status).toBe(404);
     expect((await t.api('GET', `/api/automations/${theirs.id}`)).body.automation.enabled).toBe(true);
 
     // A webhook it made: a sender's request starts a run that is the agent's run's child.
@@ -102,6 +103,9 @@ describe("a run's key", () => {
 describe('loop guards', () => {
   it('a chain of runs starting runs stops at runner.maxRunDepth, with a clear error', async () => {
     expect((await t.api('PATCH', '/api/settings', { runner: { maxRunDepth: 2 } })).status).toBe(200);
+    // Each accepts the other's prompts (equally confined), so that the chain can bounce between them.
+    expect((await t.api('PATCH', `/api/instances/${own}`, { acceptsPromptsFrom: [other] })).status).toBe(200);
+    expect((await t.api('PATCH', `/api/instances/${other}`, { acceptsPromptsFrom: [own] })).status).toBe(200);
     const first = await runWithKey(own);
     const second = await runWithKey(other, first.key);
     expect(second.run).toMatchObject({ parentRunId: first.run.id, depth: 1 });
@@ -116,6 +120,7 @@ describe('loop guards', () => {
     expect((await asKey(third.key, 'POST', '/api/automations', automation())).body.error.code).toBe('run_depth_limit');
     expect((await asKey(third.key, 'POST', '/api/webhooks', { name: 'w', promptTemplate: '{{payload}}' })).body.error.code).toBe('run_depth_limit');
     await t.api('PATCH', '/api/settings', { runner: { maxRunDepth: 3 } });
+    for (const id of [own, other]) await t.api('PATCH', `/api/instances/${id}`, { acceptsPromptsFrom: [] });
   });
 
   it('an automation fires at most once a minute: a cron with seconds is refused', async () => {

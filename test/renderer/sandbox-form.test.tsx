@@ -47,10 +47,17 @@ describe('the Sandbox section of the agent form', () => {
     fireEvent.change(section.getByLabelText('Hidden path 1'), { target: { value: '~/private' } });
     fireEvent.click(section.getByRole('button', { name: 'Add writable path' }));
     fireEvent.change(section.getByLabelText('Writable path 1'), { target: { value: '/srv/notes' } });
+    // The agent's environment is built: the form says what it gets, and takes more by name only.
+    expect(within(form).getByLabelText('Environment').getAttribute('aria-describedby')).toBeTruthy();
+    expect(form.textContent).toContain('The agent gets only PATH, HOME, LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL, TMPDIR and the proxy variables');
+    fireEvent.click(section.getByRole('button', { name: 'Add variable' }));
+    fireEvent.change(section.getByLabelText('Variable passed on 1'), { target: { value: 'SECRET_*' } });
+    expect(section.getByText(/^must be an environment variable name/)).toBeTruthy();
+    fireEvent.change(section.getByLabelText('Variable passed on 1'), { target: { value: 'NODE_EXTRA_CA_CERTS' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Create instance' }));
 
     const card = await screen.findByRole('article', { name: 'Fenced' });
-    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['api.example.com', '*.github.com'], readAllow: [], readDeny: ['~/private'], writeAllow: ['/srv/notes'] });
+    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['api.example.com', '*.github.com'], readAllow: [], readDeny: ['~/private'], writeAllow: ['/srv/notes'], envAllow: ['NODE_EXTRA_CA_CERTS'] });
     expect(within(card).getByText('sandboxed')).toBeTruthy();
     expect(within(card).queryByRole('button', { name: 'Sandbox it' })).toBeNull();
 
@@ -64,7 +71,7 @@ describe('the Sandbox section of the agent form', () => {
     fireEvent.change(within(editor).getByLabelText('Writable path 1'), { target: { value: '~/notes' } });
     fireEvent.click(within(editor).getByRole('button', { name: 'Save agent' }));
     await waitFor(() => expect(within(card).queryByRole('form', { name: 'Agent of Fenced' })).toBeNull());
-    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['*.github.com', '127.0.0.1:8080'], readAllow: [], readDeny: ['~/private'], writeAllow: ['~/notes'] });
+    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['*.github.com', '127.0.0.1:8080'], readAllow: [], readDeny: ['~/private'], writeAllow: ['~/notes'], envAllow: ['NODE_EXTRA_CA_CERTS'] });
 
     // Off, chosen in the form: marked as the risk it is, and the card says so once saved.
     fireEvent.click(within(card).getByRole('button', { name: 'Edit agent' }));
@@ -73,7 +80,7 @@ describe('the Sandbox section of the agent form', () => {
     expect(within(again).getByRole('status').textContent).toContain('Not sandboxed: the agent can read your SSH keys');
     fireEvent.click(within(again).getByRole('button', { name: 'Save agent' }));
     await waitFor(() => expect(within(card).getByText('not sandboxed')).toBeTruthy());
-    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'off', network: ['*.github.com', '127.0.0.1:8080'], readAllow: [], readDeny: ['~/private'], writeAllow: ['~/notes'] });
+    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'off', network: ['*.github.com', '127.0.0.1:8080'], readAllow: [], readDeny: ['~/private'], writeAllow: ['~/notes'], envAllow: ['NODE_EXTRA_CA_CERTS'] });
     disconnect();
   });
 
@@ -140,7 +147,7 @@ describe('the sandbox badge', () => {
     await waitFor(() => expect(screen.getByTestId('toasts').textContent).toContain('Legacy is sandboxed; its agent is checked again.'));
     expect(within(card).getByText('sandboxed').className).toBe('badge sandboxed');
     expect(within(card).queryByRole('button', { name: 'Sandbox it' })).toBeNull();
-    expect((await t.api('GET', `/api/instances/${instance.id}`)).body.instance.sandbox).toEqual({ ...sandbox, mode: 'sandbox' });
+    expect((await t.api('GET', `/api/instances/${instance.id}`)).body.instance.sandbox).toEqual({ ...sandbox, mode: 'sandbox', envAllow: [] });
     disconnect();
   });
 });

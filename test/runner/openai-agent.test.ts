@@ -113,16 +113,17 @@ describe('the openai agent', () => {
     expect(messages.filter(([role]) => role === 'tool')).toHaveLength(4);
   });
 
-  it('runs shell commands in the workspace and manages Steward through the steward tools', async () => {
-    const helper = (await t.api('POST', '/api/instances', { name: 'echo helper', agent: { provider: 'command', preset: 'custom', command: 'cat' } })).body.instance as { id: string };
+  it('runs shell commands in the workspace and manages Steward through the steward tools, as its run: its own instance, and one that accepts its prompts', async () => {
     const manager = await openAiInstance({ tools: ['shell', 'steward'] }, 'manager');
+    const helper = (await t.api('POST', '/api/instances', { name: 'echo helper', agent: { provider: 'command', preset: 'custom', command: 'cat' }, acceptsPromptsFrom: [manager.id] })).body.instance as { id: string };
     model.script([
       {
         toolCalls: [
           call('shell', { command: 'pwd; echo made > made.txt; ls' }),
-          call('create_automation', { name: 'Nightly digest', prompt: 'Write the digest', cronExpression: '0 7 * * *', timezone: 'Europe/Berlin', instanceId: helper.id }),
+          call('create_automation', { name: 'Nightly digest', prompt: 'Write the digest', cronExpression: '0 7 * * *', timezone: 'Europe/Berlin' }),
           call('create_automation', { name: 'Broken', prompt: 'x', cronExpression: 'every day at 7' }),
           call('send_prompt', { instanceId: helper.id, prompt: 'hello from the manager' }),
+          call('create_automation', { name: 'Elsewhere', prompt: 'x', cronExpression: '0 7 * * *', instanceId: helper.id }),
         ],
       },
       { text: ['Done.'] },
@@ -136,6 +137,8 @@ describe('the openai agent', () => {
     expect(results[2]).toMatch(/^Error: .*cron/i);
     const sent = JSON.parse(results[3]) as { run: Run };
     expect(sent.run).toMatchObject({ instanceId: helper.id, source: 'api', prompt: 'hello from the manager' });
+    // Accepting its prompts is not handing it the instance: an automation there is refused, as if the instance were not there.
+    expect(results[4]).toBe(`Error: No instance ${helper.id}.`);
 
     const automations = (await t.api('GET', '/api/automations')).body.automations as { name: string }[];
     expect(automations.map((automation) => automation.name)).toEqual(['Nightly digest']);

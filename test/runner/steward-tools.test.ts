@@ -1,7 +1,7 @@
 // Every CLI agent gets Steward's MCP server: a run finds it in its own CLI's configuration form,
 // with a key of the run's own, calls Steward's tools through it (the calls in its transcript), may
-// manage only its own instance's automations and webhooks, and starts runs that record it as their
-// parent. The key stops working and the configuration files are gone when the run ends.
+// manage only its own instance's automations and webhooks, prompts only the instances that accept
+// its prompts, and starts runs that record it as their parent. The key stops working and the configuration files are gone when the run ends.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,7 @@ describe("Claude Code with Steward's tools", () => {
 
   beforeAll(async () => {
     instance = await instanceOf('claude-code');
+    expect((await t.api('PATCH', `/api/instances/${other}`, { acceptsPromptsFrom: [instance.id] })).status).toBe(200);
     run = await runOn(instance.id, [
       { tool: 'create_automation', arguments: { name: 'follow-up', prompt: 'Check again', cronExpression: '*/5 * * * *' } },
       { tool: 'send_prompt', arguments: { instanceId: other, prompt: 'hello from an agent' } },
@@ -78,9 +79,9 @@ describe("Claude Code with Steward's tools", () => {
     expect(runs.find((each: Run) => each.prompt === 'hello from an agent')).toMatchObject({ parentRunId: run.id, depth: 1 });
   });
 
-  it("could not make an automation on another instance: a tool error with the API's error", async () => {
+  it("could not make an automation on another instance (even one that accepts its prompts): a tool error with the API's error", async () => {
     const messages = await messagesOf(run);
-    expect(messages).toContainEqual(['tool', expect.stringContaining('"code":"forbidden"')]);
+    expect(messages).toContainEqual(['tool', expect.stringContaining(`{"error":{"code":"not_found","message":"No instance ${other}."}}`)]);
     expect((await t.api('GET', '/api/automations')).body.automations.map((automation: { name: string }) => automation.name)).not.toContain('elsewhere');
   });
 

@@ -17,7 +17,7 @@ function sandboxWith(network: string[], stewardPort?: number): SandboxRun {
   return { tool: 'test', policy, wrap: () => ({ command: '', args: [], env: {} }), limitReached: () => undefined, close: async () => undefined };
 }
 
-const fetchWith = (url: string, sandbox: SandboxRun | undefined, extra: object = {}) => httpTool.run({ url, timeoutSeconds: 1, ...extra }, { workspaceDir: '/w', signal: new AbortController().signal, sandbox });
+const fetchWith = (url: string, sandbox: SandboxRun | undefined, extra: object = {}) => httpTool.run({ url, timeoutSeconds: 1, ...extra }, { workspaceDir: '/w', env: {}, signal: new AbortController().signal, sandbox });
 
 /** A loopback server answering `answer(path)`; what it was asked, in order. */
 async function server(answer: (request: http.IncomingMessage, response: http.ServerResponse) => void): Promise<{ port: number; asked: string[]; close(): void }> {

@@ -96,7 +96,7 @@ async function inSandboxWithKeyring(secret: string, script: string): Promise<{ c
   const workspaceDir = path.join(root, 'workspace');
   fs.mkdirSync(workspaceDir);
   const policy = sandboxPolicy({
-    sandbox: { mode: 'sandbox', network: [], readAllow: [], readDeny: [], writeAllow: [] },
+    sandbox: { mode: 'sandbox', network: [], readAllow: [], readDeny: [], writeAllow: [], envAllow: [] },
     agent: { provider: 'command', preset: 'custom', command: 'perl' },
     env: process.env,
     home: os.homedir(),

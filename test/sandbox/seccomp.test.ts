@@ -28,7 +28,7 @@ beforeAll(async () => {
   workspaceDir = path.join(root, 'workspace');
   fs.mkdirSync(workspaceDir);
   const policy = sandboxPolicy({
-    sandbox: { mode: 'sandbox', network: [], readAllow: [path.dirname(probe)], readDeny: [], writeAllow: [] },
+    sandbox: { mode: 'sandbox', network: [], readAllow: [path.dirname(probe)], readDeny: [], writeAllow: [], envAllow: [] },
     agent: { provider: 'command', preset: 'custom', command: 'perl' },
     env: process.env,
     home: os.homedir(),

@@ -75,7 +75,7 @@ describe('migrations', () => {
     line.run('ins_B', 1, 'b1', at, 2);
     db.prepare("INSERT INTO activity_heads (instance_id, last_line, trimmed_through) VALUES ('ins_A', 2, 0), ('ins_B', 1, 0)").run();
 
-    expect(migrate(db, migrations)).toEqual([20]);
+    expect(migrate(db, migrations.filter((m) => m.version <= 20))).toEqual([20]);
     expect(db.prepare('SELECT instance_id, line, display_text, seq FROM activity ORDER BY seq').all()).toEqual([
       { instance_id: 'ins_A', line: 1, display_text: 'a1', seq: 1 },
       { instance_id: 'ins_B', line: 1, display_text: 'b1', seq: 2 },

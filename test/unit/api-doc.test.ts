@@ -26,7 +26,7 @@ describe('docs/api.md', () => {
       const entry = text.slice(start, text.indexOf('\n### ', start + 1));
       expect(entry).toContain(`\`${operation.method} ${operation.path}\``);
       expect(entry).toContain(operation.auth ? `scope \`${operation.scope}\`` : '- **Key**: none');
-      if (operation.ownInstance) expect(entry).toContain('`ownInstance`');
+      if (operation.auth) expect(entry).toContain(operation.runKey ? `\`runKey: ${operation.runKey}\`` : '`runKey` none');
       if (operation.auth) expect(entry).toContain('| 401 | `unauthorized` |');
       if (operation.auth && operation.scope !== 'read') expect(entry).toContain('| 403 | `forbidden` |');
       if (operation.path.includes('{id}') || operation.path.includes('{token}')) expect(entry).toContain('| 404 | `not_found` |');

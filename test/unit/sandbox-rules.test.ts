@@ -46,7 +46,7 @@ describe('network rules', () => {
     for (const good of ['api.example.com', '*.github.com', '*', '127.0.0.1:8080', '[::1]:8080', 'localhost:11434']) expect(NetworkHost.safeParse(good).success, good).toBe(true);
     for (const bad of ['http://x.com', 'a.*.com', 'x.com:99999', 'x.com/path', '', 'two words']) expect(NetworkHost.safeParse(bad).success, bad).toBe(false);
     expect(SandboxConfig.safeParse({ mode: 'jail' }).success).toBe(false);
-    expect(SandboxConfig.parse({ mode: 'sandbox' })).toEqual({ mode: 'sandbox', network: [], readAllow: [], readDeny: [], writeAllow: [] });
+    expect(SandboxConfig.parse({ mode: 'sandbox' })).toEqual({ mode: 'sandbox', network: [], readAllow: [], readDeny: [], writeAllow: [], envAllow: [] });
   });
 });
 
@@ -89,7 +89,7 @@ describe('a policy', () => {
     const agentHome = path.join(dataDir, 'agent-homes/ins_mine');
     for (const dir of [workspace, agentHome, path.join(home, 'notes'), path.join(home, 'reference')]) fs.mkdirSync(dir, { recursive: true });
     const policy = sandboxPolicy({
-      sandbox: { mode: 'sandbox', network: ['api.example.com'], readAllow: ['~/reference'], readDeny: ['~/private'], writeAllow: ['~/notes'] },
+      sandbox: { mode: 'sandbox', network: ['api.example.com'], readAllow: ['~/reference'], readDeny: ['~/private'], writeAllow: ['~/notes'], envAllow: [] },
       agent: { provider: 'command', preset: 'codex' },
       env: {},
       home,
@@ -303,7 +303,7 @@ describe("Steward's own trigger URLs", () => {
   it('are refused from inside a sandbox even where every host is allowed: a run starts runs only through /mcp, where the depth limit sees them', async () => {
     const { destination, requestOf } = await import('../../src/main/core/sandbox/egress');
     const policy = sandboxPolicy({
-      sandbox: { mode: 'sandbox', network: ['*'], readAllow: [], readDeny: [], writeAllow: [] },
+      sandbox: { mode: 'sandbox', network: ['*'], readAllow: [], readDeny: [], writeAllow: [], envAllow: [] },
       agent: { provider: 'command', preset: 'custom', command: 'x' },
       env: {},
       home: '/home/u',

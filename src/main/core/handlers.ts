@@ -1,8 +1,9 @@
 // The handler map: each contract operation to the service call that answers it. HTTP routes (and
 // the desktop IPC router) dispatch through this map and nothing else. Handlers that an agent's run
-// may call take the caller: a run's key manages its own instance only, and what it starts is its child.
+// may call take the caller: what it starts is its child (what it reaches is checked before, in
+// run-key-reach.ts), and a webhook shown to it has no token.
 import { type OperationInput, type OperationName, type OperationOutput, type Operations, contractVersion } from '../../shared/contract';
-import { type Caller, assertOwnInstance } from './caller';
+import type { Caller } from './caller';
 import type { Services } from './services';
 
 /** Operations with a route of their own (the trigger) are not dispatched through the map. */
@@ -36,20 +37,10 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'system.get': () => ({ system: { version: meta.version, dataDir: meta.dataDir, apiUrl: meta.apiUrl() } }),
 
     'automations.list': () => ({ automations: automations.list() }),
-    'automations.create': ({ body }, caller) => {
-      const instanceId = body.instanceId ?? caller.instanceId;
-      assertOwnInstance(caller, instanceId);
-      return { automation: automations.create({ ...body, instanceId }, runs.parentFor(caller)) };
-    },
+    'automations.create': ({ body }, caller) => ({ automation: automations.create(body, runs.parentFor(caller)) }),
     'automations.get': ({ params }) => ({ automation: automations.get(params.id) }),
-    'automations.update': ({ params, body }, caller) => {
-      assertOwnInstance(caller, automations.get(params.id).instanceId, body.instanceId);
-      return { automation: automations.update(params.id, body) };
-    },
-    'automations.delete': ({ params }, caller) => {
-      assertOwnInstance(caller, automations.get(params.id).instanceId);
-      return automations.delete(params.id);
-    },
+    'automations.update': ({ params, body }) => ({ automation: automations.update(params.id, body) }),
+    'automations.delete': ({ params }) => automations.delete(params.id),
     'automations.run': ({ params }) => ({ run: automations.runNow(params.id) }),
     'automations.fires': ({ params, query }) => ({ fires: services.fires.list(params.id, query) }),
     'automations.spend': ({ params }) => ({ spend: services.spend(params.id) }),
@@ -70,21 +61,11 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     },
 
     'webhooks.list': (_input, caller) => ({ webhooks: webhooks.list(caller.instanceId) }),
-    'webhooks.create': ({ body }, caller) => {
-      const instanceId = body.instanceId ?? caller.instanceId;
-      assertOwnInstance(caller, instanceId);
-      return { webhook: webhooks.shownTo(webhooks.create({ ...body, instanceId }, runs.parentFor(caller)), caller.instanceId) };
-    },
+    'webhooks.create': ({ body }, caller) => ({ webhook: webhooks.shownTo(webhooks.create(body, runs.parentFor(caller)), caller.instanceId) }),
     'webhooks.get': ({ params }, caller) => ({ webhook: webhooks.get(params.id, caller.instanceId) }),
-    'webhooks.update': ({ params, body }, caller) => {
-      assertOwnInstance(caller, webhooks.get(params.id).instanceId, body.instanceId);
-      return { webhook: webhooks.shownTo(webhooks.update(params.id, body), caller.instanceId) };
-    },
+    'webhooks.update': ({ params, body }, caller) => ({ webhook: webhooks.shownTo(webhooks.update(params.id, body), caller.instanceId) }),
     'webhooks.test': ({ params, body }) => deliveries.test(params.id, body.payload),
-    'webhooks.delete': ({ params }, caller) => {
-      assertOwnInstance(caller, webhooks.get(params.id).instanceId);
-      return webhooks.delete(params.id);
-    },
+    'webhooks.delete': ({ params }) => webhooks.delete(params.id),
     'deliveries.list': ({ params, query }) => deliveries.list(params.id, query),
     'deliveries.get': ({ params }) => ({ delivery: deliveries.get(params.id) }),
     'deliveries.replay': ({ params }) => deliveries.replay(params.id),

@@ -114,7 +114,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       dataDir,
       apiUrl: () => url,
     });
-    dispatch = createDispatch(handlers, services.route);
+    dispatch = createDispatch(handlers, { route: services.route, reach: services.runKeyReach });
     services.runner.useDispatch(dispatch);
     app = await buildHttpApp(services, handlers, logger, { limits, web: { webRoot: options.webRoot, allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()) } });
     if (options.listen !== false) {

@@ -3,7 +3,7 @@
 // through the contract's validation like an HTTP request.
 import { z } from 'zod';
 import { operations } from '../../shared/contract';
-import type { Caller } from './caller';
+import { type Caller, mayCall } from './caller';
 import type { Dispatch, RawInput } from './dispatch';
 import type { MappedName } from './handlers';
 
@@ -43,6 +43,10 @@ export const stewardOperations: readonly StewardOperation[] = [
   { name: 'approval_prompt', operation: 'approvals.permission' },
   { name: 'report_outcome', operation: 'runs.reportOutcome', description: reportOutcomeDescription, forRuns: true },
 ];
+
+/** The tools `caller` may call: by its key's scope, or a run's by the reach each operation declares; report_outcome for a run only. */
+export const stewardOperationsFor = (caller: Caller): StewardOperation[] =>
+  stewardOperations.filter((tool) => mayCall(caller, operations[tool.operation]) && (!tool.forRuns || caller.runId !== undefined));
 
 type Part = keyof RawInput;
 

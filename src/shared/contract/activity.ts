@@ -77,11 +77,11 @@ export const InstanceActivity = z.object({
 export const activityOperations = {
   'activity.list': defineOperation({
     name: 'activity.list', method: 'GET', path: '/api/activity', summary: 'The activity feed across instances, polled with cursors',
-    auth: true, status: 200, params: NoInput, query: ActivityQuery, body: z.undefined(), output: ActivityFeed,
+    auth: true, runKey: 'own', status: 200, params: NoInput, query: ActivityQuery, body: z.undefined(), output: ActivityFeed,
   }),
   'instances.activity': defineOperation({
     name: 'instances.activity', method: 'GET', path: '/api/instances/{id}/activity', summary: "One instance's activity lines after a cursor",
-    auth: true, status: 200, params: IdParams, query: InstanceActivityQuery, body: z.undefined(), output: InstanceActivity,
+    auth: true, runKey: 'own', status: 200, params: IdParams, query: InstanceActivityQuery, body: z.undefined(), output: InstanceActivity,
   }),
   'events.stream': defineOperation({
     name: 'events.stream', method: 'GET', path: '/api/events',

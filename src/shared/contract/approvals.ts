@@ -97,11 +97,11 @@ const ApprovalEnvelope = z.object({ approval: Approval });
 export const approvalOperations = {
   'approvals.list': defineOperation({
     name: 'approvals.list', method: 'GET', path: '/api/approvals', summary: 'List approvals, newest first',
-    auth: true, status: 200, params: NoInput, query: ApprovalListQuery, body: z.undefined(), output: z.object({ approvals: z.array(Approval) }),
+    auth: true, runKey: 'own', status: 200, params: NoInput, query: ApprovalListQuery, body: z.undefined(), output: z.object({ approvals: z.array(Approval) }),
   }),
   'approvals.get': defineOperation({
     name: 'approvals.get', method: 'GET', path: '/api/approvals/{id}', summary: 'Get an approval',
-    auth: true, status: 200, params: IdParams, query: z.object({}), body: z.undefined(), output: ApprovalEnvelope,
+    auth: true, runKey: 'own', status: 200, params: IdParams, query: z.object({}), body: z.undefined(), output: ApprovalEnvelope,
   }),
   'approvals.decide': defineOperation({
     name: 'approvals.decide', method: 'POST', path: '/api/approvals/{id}/decision', summary: 'Allow or deny a pending approval (answer a question)',
@@ -109,12 +109,12 @@ export const approvalOperations = {
   }),
   'approvals.ask': defineOperation({
     name: 'approvals.ask', method: 'POST', path: '/api/approvals/questions', summary: "Ask a person a question from a run, and wait for the answer (a run's key only)",
-    auth: true, scope: 'runs', status: 200, params: NoInput, query: z.object({}), body: Question,
+    auth: true, runKey: 'self', scope: 'runs', status: 200, params: NoInput, query: z.object({}), body: Question,
     output: z.object({ answer: z.string(), approval: Approval }),
   }),
   'approvals.permission': defineOperation({
     name: 'approvals.permission', method: 'POST', path: '/api/approvals/permissions', summary: "Ask a person whether the run's agent may use a tool, and wait (Claude Code's permission prompt tool; a run's key only)",
-    auth: true, scope: 'runs', status: 200, params: NoInput, query: z.object({}), body: PermissionRequest,
+    auth: true, runKey: 'self', scope: 'runs', status: 200, params: NoInput, query: z.object({}), body: PermissionRequest,
     output: z.union([
       z.object({ behavior: z.literal('allow'), updatedInput: z.record(z.string(), z.unknown()) }),
       z.object({ behavior: z.literal('deny'), message: z.string() }),

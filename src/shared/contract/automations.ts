@@ -116,24 +116,24 @@ const AutomationEnvelope = z.object({ automation: Automation });
 export const automationOperations = {
   'automations.list': defineOperation({
     name: 'automations.list', method: 'GET', path: '/api/automations', summary: 'List automations',
-    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
+    auth: true, runKey: 'own', status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
     output: z.object({ automations: z.array(Automation) }),
   }),
   'automations.create': defineOperation({
     name: 'automations.create', method: 'POST', path: '/api/automations', summary: 'Create an automation',
-    auth: true, ownInstance: true, status: 201, params: NoInput, query: NoQuery, body: AutomationCreate, output: AutomationEnvelope,
+    auth: true, runKey: 'own', status: 201, params: NoInput, query: NoQuery, body: AutomationCreate, output: AutomationEnvelope,
   }),
   'automations.get': defineOperation({
     name: 'automations.get', method: 'GET', path: '/api/automations/{id}', summary: 'Get an automation',
-    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: AutomationEnvelope,
+    auth: true, runKey: 'own', status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: AutomationEnvelope,
   }),
   'automations.update': defineOperation({
     name: 'automations.update', method: 'PUT', path: '/api/automations/{id}', summary: 'Update an automation; omitted fields stay unchanged',
-    auth: true, ownInstance: true, status: 200, params: IdParams, query: NoQuery, body: AutomationUpdate, output: AutomationEnvelope,
+    auth: true, runKey: 'own', status: 200, params: IdParams, query: NoQuery, body: AutomationUpdate, output: AutomationEnvelope,
   }),
   'automations.delete': defineOperation({
     name: 'automations.delete', method: 'DELETE', path: '/api/automations/{id}', summary: 'Delete an automation, its thread and its runs',
-    auth: true, ownInstance: true, status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
+    auth: true, runKey: 'own', status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
   }),
   'scheduler.get': defineOperation({
     name: 'scheduler.get', method: 'GET', path: '/api/scheduler', summary: 'Whether automations are paused, and the next fire',

@@ -38,6 +38,6 @@ export type Spend = z.infer<typeof Spend>;
 export const spendOperations = {
   'automations.spend': defineOperation({
     name: 'automations.spend', method: 'GET', path: '/api/automations/{id}/spend', summary: "An automation's spend and outcomes per day over the last 30 days, its average cost per run and its forecast",
-    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: z.object({ spend: Spend }),
+    auth: true, runKey: 'own', status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: z.object({ spend: Spend }),
   }),
 };

@@ -36,6 +36,17 @@ const scopeRank: Record<Scope, number> = { read: 0, runs: 1, admin: 2 };
 /** Whether a key of scope `held` may call an operation that needs `needed` (admin ⊃ runs ⊃ read). */
 export const scopeAllows = (held: Scope, needed: Scope): boolean => scopeRank[held] >= scopeRank[needed];
 
+/**
+ * How far a run's own key (a CLI agent's, or the built-in agent's steward tools) reaches with an
+ * operation, instead of a scope: `self`, the calling run itself (its outcome, its questions); `own`,
+ * what belongs to the run's own instance (another instance's is answered as absent, lists hold only
+ * its own); `prompts`, its own instance, or one whose `acceptsPromptsFrom` names it and that is at
+ * least as confined (src/shared/confinement.ts), with the runs it started there. An operation that
+ * declares none is refused to a run's key.
+ */
+export const runKeyReaches = ['self', 'own', 'prompts'] as const;
+export type RunKeyReach = (typeof runKeyReaches)[number];
+
 /** An operation as written in the contract; `scope` may be left to defineOperation's rule. */
 export interface OperationDefinition<
   P extends z.ZodType = z.ZodType,
@@ -60,8 +71,8 @@ export interface OperationDefinition<
   customRoute?: true;
   /** The API-key scope it needs; by default `read` for a GET and `admin` for the rest. */
   scope?: Scope;
-  /** A run's own key may call it too, for the automations and webhooks of that run's instance only. */
-  ownInstance?: true;
+  /** How far a run's own key reaches with it (see RunKeyReach); absent: a run's key may not call it. */
+  runKey?: RunKeyReach;
 }
 
 /**

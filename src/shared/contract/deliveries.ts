@@ -46,12 +46,12 @@ export const DeliveryListQuery = z.strictObject({
 export const deliveryOperations = {
   'deliveries.list': defineOperation({
     name: 'deliveries.list', method: 'GET', path: '/api/webhooks/{id}/deliveries', summary: "A webhook's deliveries, newest first; pass nextBefore as before for the next page",
-    auth: true, status: 200, params: IdParams, query: DeliveryListQuery, body: z.undefined(),
+    auth: true, runKey: 'own', status: 200, params: IdParams, query: DeliveryListQuery, body: z.undefined(),
     output: z.object({ deliveries: z.array(DeliverySummary), nextBefore: z.string().nullable() }),
   }),
   'deliveries.get': defineOperation({
     name: 'deliveries.get', method: 'GET', path: '/api/deliveries/{id}', summary: 'A delivery with its headers and body',
-    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: z.object({ delivery: Delivery }),
+    auth: true, runKey: 'own', status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: z.object({ delivery: Delivery }),
   }),
   'deliveries.replay': defineOperation({
     name: 'deliveries.replay', method: 'POST', path: '/api/deliveries/{id}/replay',

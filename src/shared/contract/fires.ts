@@ -50,6 +50,6 @@ export const FiresQuery = z.strictObject({
 export const fireOperations = {
   'automations.fires': defineOperation({
     name: 'automations.fires', method: 'GET', path: '/api/automations/{id}/fires', summary: "An automation's due fires and what became of each (fired, caught-up, skipped, missed), newest first",
-    auth: true, status: 200, params: IdParams, query: FiresQuery, body: z.undefined(), output: z.object({ fires: z.array(Fire) }),
+    auth: true, runKey: 'own', status: 200, params: IdParams, query: FiresQuery, body: z.undefined(), output: z.object({ fires: z.array(Fire) }),
   }),
 };

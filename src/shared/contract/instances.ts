@@ -26,6 +26,14 @@ function isHttpsUrl(value: string): boolean {
   }
 }
 
+/** Other instances (of this Steward) whose runs may send this one prompts; see RunKeyReach `prompts`. */
+export const AcceptsPromptsFrom = z
+  .array(z.string().min(1))
+  .max(200)
+  .describe(
+    "Instances whose runs may send this one prompts (send_prompt) and read the runs they started here; only while this instance is at least as confined as the sender (never an `off` instance from a sandboxed one). Default: none, a run reaches its own instance only",
+  );
+
 export const Instance = z.object({
   id: Id('ins'),
   name: z.string(),
@@ -39,6 +47,7 @@ export const Instance = z.object({
   sandbox: SandboxConfig,
   budget: Budget,
   permissions: Permissions,
+  acceptsPromptsFrom: AcceptsPromptsFrom,
   workspaceDir: z.string(),
   isDefault: z.boolean(),
   createdAt: Timestamp,
@@ -53,6 +62,7 @@ export const InstanceCreate = z.strictObject({
   sandbox: SandboxConfig.optional().describe('Default: {"mode": "sandbox"}, with nothing more allowed'),
   budget: Budget.optional().describe('Default: {} (no limit)'),
   permissions: Permissions.optional().describe('Default: bypass (the agent never asks)'),
+  acceptsPromptsFrom: AcceptsPromptsFrom.optional(),
   workspaceDir: z
     .string()
     .regex(/^(\/|[A-Za-z]:[\\/])/, 'must be an absolute path')
@@ -69,6 +79,7 @@ export const InstancePatch = z.strictObject({
   sandbox: SandboxConfig.optional().describe('The whole sandbox, replaced; a change is probed again like a new agent'),
   budget: Budget.optional().describe('The whole budget, replaced'),
   permissions: Permissions.optional().describe("ask: refused (400) for an agent with no way to ask (the probe says which)"),
+  acceptsPromptsFrom: AcceptsPromptsFrom.optional().describe('The whole list, replaced'),
 });
 
 /** Not strict: other query parameters are ignored, as before there were any. */
@@ -81,7 +92,7 @@ const InstanceEnvelope = z.object({ instance: Instance });
 export const instanceOperations = {
   'instances.list': defineOperation({
     name: 'instances.list', method: 'GET', path: '/api/instances', summary: "List instances: this Steward's and its remotes'",
-    auth: true, status: 200, params: NoInput, query: InstanceListQuery, body: z.undefined(),
+    auth: true, runKey: 'prompts', status: 200, params: NoInput, query: InstanceListQuery, body: z.undefined(),
     output: z.object({ instances: z.array(Instance) }),
   }),
   'instances.create': defineOperation({
@@ -90,7 +101,7 @@ export const instanceOperations = {
   }),
   'instances.get': defineOperation({
     name: 'instances.get', method: 'GET', path: '/api/instances/{id}', summary: 'Get an instance',
-    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: InstanceEnvelope,
+    auth: true, runKey: 'prompts', status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: InstanceEnvelope,
   }),
   'instances.update': defineOperation({
     name: 'instances.update', method: 'PATCH', path: '/api/instances/{id}', summary: 'Rename an instance, change its avatar, or change its agent or sandbox (probed again)',

@@ -14,6 +14,6 @@ export const outcomeOperations = {
   'runs.reportOutcome': defineOperation({
     name: 'runs.reportOutcome', method: 'POST', path: '/api/runs/outcome',
     summary: "Report what came of the calling run (a run's own key only); the last report wins",
-    auth: true, scope: 'runs', status: 200, params: NoInput, query: NoQuery, body: OutcomeReport, output: z.object({ run: Run }),
+    auth: true, runKey: 'self', scope: 'runs', status: 200, params: NoInput, query: NoQuery, body: OutcomeReport, output: z.object({ run: Run }),
   }),
 };

@@ -134,35 +134,35 @@ const RunEnvelope = z.object({ run: Run });
 export const runOperations = {
   'runs.list': defineOperation({
     name: 'runs.list', method: 'GET', path: '/api/runs', summary: 'List runs, newest first',
-    auth: true, status: 200, params: NoInput, query: RunListQuery, body: z.undefined(),
+    auth: true, runKey: 'own', status: 200, params: NoInput, query: RunListQuery, body: z.undefined(),
     output: z.object({ runs: z.array(Run) }),
   }),
   'runs.create': defineOperation({
     name: 'runs.create', method: 'POST', path: '/api/runs', summary: 'Send a prompt to an instance: a run, queued now',
-    auth: true, scope: 'runs', status: 202, params: NoInput, query: NoQuery, body: NewRun, output: RunEnvelope,
+    auth: true, runKey: 'prompts', scope: 'runs', status: 202, params: NoInput, query: NoQuery, body: NewRun, output: RunEnvelope,
   }),
   'runs.get': defineOperation({
     name: 'runs.get', method: 'GET', path: '/api/runs/{id}', summary: 'Get a run, and for a queued one why it waits',
-    auth: true, status: 200, params: IdParams, query: NoQuery, body: z.undefined(),
+    auth: true, runKey: 'prompts', status: 200, params: IdParams, query: NoQuery, body: z.undefined(),
     output: z.object({ run: Run, queue: RunQueue.nullable() }),
   }),
   'runs.messages': defineOperation({
     name: 'runs.messages', method: 'GET', path: '/api/runs/{id}/messages', summary: "A page of one run's messages (its part of the thread)",
-    auth: true, status: 200, params: IdParams, query: ThreadQuery, body: z.undefined(),
+    auth: true, runKey: 'prompts', status: 200, params: IdParams, query: ThreadQuery, body: z.undefined(),
     output: z.object({ messages: z.array(Message), hasMore: z.boolean() }),
   }),
   'runs.cancel': defineOperation({
     name: 'runs.cancel', method: 'POST', path: '/api/runs/{id}/cancel', summary: 'Cancel a queued run, or stop a running one with everything its agent started',
-    auth: true, scope: 'runs', status: 202, params: IdParams, query: NoQuery, body: NoInput, output: RunEnvelope,
+    auth: true, runKey: 'prompts', scope: 'runs', status: 202, params: IdParams, query: NoQuery, body: NoInput, output: RunEnvelope,
   }),
   'threads.list': defineOperation({
     name: 'threads.list', method: 'GET', path: '/api/threads', summary: 'List threads, the most recently active first: the chats of an instance with ?instanceId=&ownerType=chat',
-    auth: true, status: 200, params: NoInput, query: ThreadListQuery, body: z.undefined(),
+    auth: true, runKey: 'own', status: 200, params: NoInput, query: ThreadListQuery, body: z.undefined(),
     output: z.object({ threads: z.array(ThreadSummary) }),
   }),
   'threads.get': defineOperation({
     name: 'threads.get', method: 'GET', path: '/api/threads/{id}', summary: 'Get a thread with a page of its messages',
-    auth: true, status: 200, params: IdParams, query: ThreadQuery, body: z.undefined(),
+    auth: true, runKey: 'own', status: 200, params: IdParams, query: ThreadQuery, body: z.undefined(),
     output: z.object({ thread: Thread }),
   }),
 };

@@ -38,6 +38,22 @@ export const SandboxLimits = z.strictObject({
 });
 export type SandboxLimits = z.output<typeof SandboxLimits>;
 export const defaultLimits: SandboxLimits = { processes: 512, memoryMb: 4096, tmpMb: 1024 };
+/**
+ * The variables of Steward's own environment every agent gets (the rest only by `envAllow`), and
+ * the prefix of those it gets by prefix (LC_ALL, LC_CTYPE, …): agents/agent-environment.ts.
+ */
+export const agentEnvBase = ['PATH', 'HOME', 'LANG', 'TERM', 'TZ', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'] as const;
+export const agentEnvBasePrefix = 'LC_';
+
+/** The base list in words: "PATH, HOME, LANG, LC_*, …". */
+export const agentEnvBaseText = 'PATH, HOME, LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL, TMPDIR and the proxy variables (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)';
+
+/** A variable of Steward's own environment passed on to the agent: a plain name, no pattern. */
+export const EnvName = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name (letters, digits and _, no *)');
 
 export const SandboxConfig = z.strictObject({
   mode: z.enum(sandboxModes).describe("sandbox: the agent sees its workspace, its own state and the hosts it is given; off: it runs as you, with your files and network"),
@@ -55,8 +71,13 @@ export const SandboxConfig = z.strictObject({
     .describe('Further paths the agent may write (besides its workspace and its CLI state); naming a protected file of the workspace (.git/hooks, .mcp.json, …) lets it write that file'),
   // Optional: instances saved before limits existed have none stored, and get the defaults.
   limits: SandboxLimits.optional().describe('What one run may use; a field left out has its default'),
+  envAllow: z
+    .array(EnvName)
+    .max(200)
+    .default([])
+    .describe(`Variables of Steward's own environment the agent gets too, by name; sandboxed or off, it gets only ${agentEnvBaseText} from there, these, and its agent's env`),
 });
 export type SandboxConfig = z.output<typeof SandboxConfig>;
 
 /** What a new instance gets: the boundary on, nothing more allowed. */
-export const defaultSandbox: SandboxConfig = { mode: 'sandbox', network: [], readAllow: [], readDeny: [], writeAllow: [] };
+export const defaultSandbox: SandboxConfig = { mode: 'sandbox', network: [], readAllow: [], readDeny: [], writeAllow: [], envAllow: [] };

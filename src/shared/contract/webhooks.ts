@@ -107,20 +107,20 @@ export const webhookOperations = {
   'webhooks.list': defineOperation({
     name: 'webhooks.list', method: 'GET', path: '/api/webhooks', summary: 'List webhooks',
     // Their trigger tokens start runs: not for a read-only key, and a run's key sees its own instance's without them.
-    auth: true, scope: 'runs', status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
+    auth: true, runKey: 'own', scope: 'runs', status: 200, params: NoInput, query: NoQuery, body: z.undefined(),
     output: z.object({ webhooks: z.array(Webhook) }),
   }),
   'webhooks.create': defineOperation({
     name: 'webhooks.create', method: 'POST', path: '/api/webhooks', summary: 'Create a webhook; the response holds its token',
-    auth: true, ownInstance: true, status: 201, params: NoInput, query: NoQuery, body: WebhookCreate, output: WebhookEnvelope,
+    auth: true, runKey: 'own', status: 201, params: NoInput, query: NoQuery, body: WebhookCreate, output: WebhookEnvelope,
   }),
   'webhooks.get': defineOperation({
     name: 'webhooks.get', method: 'GET', path: '/api/webhooks/{id}', summary: 'Get a webhook',
-    auth: true, scope: 'runs', status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: WebhookEnvelope,
+    auth: true, runKey: 'own', scope: 'runs', status: 200, params: IdParams, query: NoQuery, body: z.undefined(), output: WebhookEnvelope,
   }),
   'webhooks.update': defineOperation({
     name: 'webhooks.update', method: 'PUT', path: '/api/webhooks/{id}', summary: 'Update a webhook; omitted fields stay unchanged',
-    auth: true, ownInstance: true, status: 200, params: IdParams, query: NoQuery, body: WebhookUpdate, output: WebhookEnvelope,
+    auth: true, runKey: 'own', status: 200, params: IdParams, query: NoQuery, body: WebhookUpdate, output: WebhookEnvelope,
   }),
   'webhooks.test': defineOperation({
     name: 'webhooks.test', method: 'POST', path: '/api/webhooks/{id}/test', summary: 'Trigger the webhook with a test payload, as its trigger URL would (signature checks aside)',
@@ -129,7 +129,7 @@ export const webhookOperations = {
   }),
   'webhooks.delete': defineOperation({
     name: 'webhooks.delete', method: 'DELETE', path: '/api/webhooks/{id}', summary: 'Delete a webhook, its thread and its runs',
-    auth: true, ownInstance: true, status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
+    auth: true, runKey: 'own', status: 204, params: IdParams, query: NoQuery, body: z.undefined(), output: null,
   }),
   'webhooks.trigger': defineOperation({
     name: 'webhooks.trigger', method: 'POST', path: '/api/webhooks/trigger/{token}',

@@ -8,6 +8,7 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentConfig } from '../../../shared/contract';
 import { footprintName } from '../sandbox/agent-footprint';
+import { agentEnvironment } from './agent-environment';
 import { spawnAgent, within } from './agent-spawn';
 import { createUpdateMapper } from './acp-updates';
 import { permissionHandler } from './acp-permissions';
@@ -47,8 +48,8 @@ const acpDefaults: Partial<Record<ReturnType<typeof footprintName>, Record<strin
   gemini: { GEMINI_CLI_TRUST_WORKSPACE: 'true' },
 };
 
-/** The agent's environment: Steward's own, what its CLI needs in ACP mode, then the instance's. */
-export const acpEnv = (agent: AcpAgent): NodeJS.ProcessEnv => ({ ...process.env, ...acpDefaults[footprintName(agent)], ...agent.env });
+/** The agent's environment (agent-environment.ts): a few of Steward's variables and those `envAllow` names, what its CLI needs in ACP mode, then the instance's. */
+export const acpEnv = (agent: AcpAgent, envAllow: readonly string[]): NodeJS.ProcessEnv => agentEnvironment({ preset: acpDefaults[footprintName(agent)], agent: agent.env, envAllow });
 
 /** Connects to the agent on the child's stdio. */
 export function acpStream(child: { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream }): acp.Stream {
@@ -72,7 +73,7 @@ export const initializeRequest: acp.InitializeRequest = {
 
 export function startAcpAgent(agent: AcpAgent, launch: AgentLaunch): AgentProcess {
   const { steward } = launch;
-  const env = { ...acpEnv(agent), ...(steward ? stewardEnv(steward) : {}) };
+  const env = { ...acpEnv(agent, launch.envAllow ?? []), ...(steward ? stewardEnv(steward) : {}) };
   const { child, tree, stderr, stopWatching } = spawnAgent(agent.command, agent.args ?? [], env, launch);
   let failure: string | undefined;
   const emit = (event: AgentEvent) => {

@@ -8,8 +8,8 @@ import { findExecutable } from './find-executable';
 
 type ProbeResult = { ok: true; imageTag: string } | { ok: false; reason: string };
 
-export async function probeAcp(agent: AcpAgent, workspaceDir: string, timeoutMs: number): Promise<ProbeResult> {
-  const env = acpEnv(agent);
+export async function probeAcp(agent: AcpAgent, workspaceDir: string, timeoutMs: number, envAllow: readonly string[]): Promise<ProbeResult> {
+  const env = acpEnv(agent, envAllow);
   if (!findExecutable(agent.command, env.PATH)) return { ok: false, reason: `${agent.command} was not found on PATH; install it or set the agent's command to its full path.` };
   const commandLine = [agent.command, ...(agent.args ?? [])].join(' ');
   const { child, tree, stderr, stopWatching } = spawnAgent(agent.command, agent.args ?? [], env, { env: {}, workspaceDir, sandbox: undefined });

@@ -9,6 +9,7 @@ import type { AgentConfig } from '../../../shared/contract';
 import type { ErrorHint } from './error-class';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
 import { spawnAgent, within } from './agent-spawn';
+import { agentEnvironment } from './agent-environment';
 import { parseLine, presets } from './presets';
 import { stewardEnv } from './steward-server';
 
@@ -42,23 +43,23 @@ interface CommandLine {
   endOfOutput: () => AgentEvent[];
 }
 
-/** The CLI's environment as the user configured it: Steward's, the preset's, then the instance's own (which wins). */
-export function agentEnv(agent: CommandAgent): NodeJS.ProcessEnv {
-  return { ...process.env, ...(agent.preset === 'custom' ? {} : presets[agent.preset].env), ...agent.env };
+/** The CLI's environment (agent-environment.ts): a few of Steward's variables and those `envAllow` names, the preset's, then the instance's own (which wins). */
+export function agentEnv(agent: CommandAgent, envAllow: readonly string[]): NodeJS.ProcessEnv {
+  return agentEnvironment({ preset: agent.preset === 'custom' ? undefined : presets[agent.preset].env, agent: agent.env, envAllow });
 }
 
 function commandLine(agent: CommandAgent, launch: AgentLaunch): CommandLine {
   const { prompt, resumeSession, steward } = launch;
   if (agent.preset === 'custom') {
     const { command, args, promptInArgs } = customCommandLine(agent, prompt);
-    return { command, args, env: { ...agentEnv(agent), ...(steward ? stewardEnv(steward) : {}) }, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }], endOfOutput: () => [] };
+    return { command, args, env: { ...agentEnv(agent, launch.envAllow ?? []), ...(steward ? stewardEnv(steward) : {}) }, stdin: promptInArgs ? '' : prompt, eventsFrom: (line) => [{ type: 'assistant', text: line, raw: { stream: 'stdout', line } }], endOfOutput: () => [] };
   }
   const preset = presets[agent.preset];
   const parser = preset.parser();
   let args = [...preset.args, ...(agent.args ?? [])];
   if (launch.maxBudgetUsd !== undefined && preset.withBudget) args = preset.withBudget(args, launch.maxBudgetUsd);
   // Steward's server is added to whatever the user's configuration makes.
-  let env = agentEnv(agent);
+  let env = agentEnv(agent, launch.envAllow ?? []);
   if (steward) {
     const given = preset.withSteward?.(args, steward, env, launch.sandbox?.policy.home) ?? { args, env: {} };
     args = given.args;

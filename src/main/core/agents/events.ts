@@ -62,6 +62,8 @@ export interface AgentLaunch {
   prompt: string;
   workspaceDir: string;
   env: Record<string, string>;
+  /** Names of Steward's own variables the instance passes on to its agent (`sandbox.envAllow`); none when absent. */
+  envAllow?: readonly string[] | undefined;
   /** The agent's session to resume (a CLI's own session id), when the run continues a conversation. */
   resumeSession?: string | undefined;
   /** The thread's earlier turns, for an agent that has no sessions of its own (the built-in agent), oldest first. */

@@ -10,6 +10,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import type { McpServerConfig } from '../../../shared/contract';
 import type { SandboxRun } from '../sandbox/sandbox-run';
+import { agentEnvironment } from './agent-environment';
 import { findExecutable } from './find-executable';
 import type { AgentEvent } from './events';
 import { type McpCallResult, mcpResultText, mcpToolName } from './mcp-results';
@@ -39,6 +40,8 @@ export interface McpToolsOptions {
   startTimeoutMs?: number;
   /** The run's sandbox: stdio servers start inside it. */
   sandbox?: SandboxRun | undefined;
+  /** Names of Steward's own variables the instance passes on (`sandbox.envAllow`); a stdio server gets the agent's environment. */
+  envAllow?: readonly string[];
 }
 
 export interface McpTools {
@@ -82,9 +85,9 @@ export function createMcpTools(options: McpToolsOptions): McpTools {
     const client = new Client({ name: 'steward', version: packageJson.version }, { capabilities: {} });
     let stderrTail = '';
     if (server.transport === 'stdio') {
-      const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
       const treeId = randomUUID();
-      const env: Record<string, string> = { ...getDefaultEnvironment(), PWD: options.workspaceDir, ...server.env, [treeMarker]: treeId };
+      const env: Record<string, string> = { ...agentEnvironment({ agent: server.env, envAllow: options.envAllow ?? [] }), PWD: options.workspaceDir, [treeMarker]: treeId };
       // Inside a sandbox a missing command is the shell's "not found": say it as spawn would.
       if (options.sandbox && findExecutable(server.command, env.PATH) === undefined) throw new StartFailure(notFound(server.command));
       // In a sandboxed run the server runs inside the run's sandbox, like every other process of it.

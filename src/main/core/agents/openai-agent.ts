@@ -5,7 +5,9 @@
 // The tools of the run's MCP servers (mcp-tools.ts) join its own at the start of the run.
 import type { ChatCompletionMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { type AgentConfig, type McpServerConfig, mergeMcpServers, openAiToolGroups } from '../../../shared/contract';
+import type { Caller } from '../caller';
 import type { Dispatch } from '../dispatch';
+import { agentEnvironment } from './agent-environment';
 import { type ErrorHint, classOfStatus, hintOf } from './error-class';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
 import { createMcpTools } from './mcp-tools';
@@ -19,7 +21,9 @@ const defaultMaxSteps = 25;
 export interface OpenAiLaunch extends AgentLaunch {
   /** The API key from the secret the config names; Ollama needs none. */
   apiKey: string | undefined;
+  /** Steward's operations, called as `caller` (the run). */
   dispatch: Dispatch;
+  caller: Caller;
   /** The settings' MCP servers; the instance's own (in its agent config) are added here, replacing any of the same name. */
   mcpServers?: readonly McpServerConfig[];
   /** A stored secret's value (an MCP server's headers), read when the run starts. */
@@ -55,7 +59,9 @@ function lineSplitter(emit: (line: string) => void) {
 
 export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): AgentProcess {
   const abort = new AbortController();
-  const tools = toolsFor(agent.tools ?? openAiToolGroups, launch.dispatch);
+  const tools = toolsFor(agent.tools ?? openAiToolGroups, launch.dispatch, launch.caller);
+  // Its shell commands get the agent's environment, as a CLI agent does: never Steward's own.
+  const env = { ...agentEnvironment({ envAllow: launch.envAllow ?? [] }), ...launch.env, PWD: launch.workspaceDir };
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const mcpServers = mergeMcpServers(launch.mcpServers ?? [], agent.mcpServers);
   const mcp = mcpServers.some((server) => server.enabled !== false)
@@ -68,6 +74,7 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
         reservedNames: [...byName.keys()],
         startTimeoutMs: launch.mcpStartTimeoutMs,
         sandbox: launch.sandbox,
+        envAllow: launch.envAllow ?? [],
       })
     : undefined;
   const maxSteps = agent.maxSteps ?? defaultMaxSteps;
@@ -94,7 +101,7 @@ export function startOpenAiAgent(agent: OpenAiAgent, launch: OpenAiLaunch): Agen
       }
     }
     try {
-      const output = await tool.run(args, { workspaceDir: launch.workspaceDir, signal: abort.signal, sandbox: launch.sandbox });
+      const output = await tool.run(args, { workspaceDir: launch.workspaceDir, env, signal: abort.signal, sandbox: launch.sandbox });
       emit({ type: 'tool_result', output, isError: false, raw: { toolCallId: call.id, output } });
       return output;
     } catch (error) {

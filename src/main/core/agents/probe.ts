@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { AgentConfig, SandboxConfig } from '../../../shared/contract';
 import { sandboxSupport, sandboxWords } from '../sandbox/host-support';
 import { probeAcp } from './acp-probe';
+import { agentEnvironment } from './agent-environment';
 import { findExecutable } from './find-executable';
 import { presets } from './presets';
 
@@ -45,11 +46,12 @@ export function refusalOf(preset: string, env: NodeJS.ProcessEnv): string | unde
   return undefined;
 }
 
-async function probeCommand(agent: Extract<AgentConfig, { provider: 'command' }>, workspaceDir: string, sandboxed: boolean): Promise<ProbeResult> {
+async function probeCommand(agent: Extract<AgentConfig, { provider: 'command' }>, workspaceDir: string, sandbox: SandboxConfig): Promise<ProbeResult> {
+  const sandboxed = sandbox.mode === 'sandbox';
   const preset = agent.preset === 'custom' ? undefined : presets[agent.preset];
   const command = agent.command ?? preset?.command;
   if (!command) return { ok: false, reason: 'A custom agent needs a command.' };
-  const env = { ...process.env, ...preset?.env, ...agent.env };
+  const env = agentEnvironment({ preset: preset?.env, agent: agent.env, envAllow: sandbox.envAllow });
   const file = findExecutable(command, env.PATH);
   if (!file) return { ok: false, reason: `${command} was not found on PATH; install it or set the agent's command to its full path.` };
   if (agent.preset === 'custom') return { ok: true, imageTag: `custom:${path.basename(command)}` };
@@ -96,14 +98,14 @@ export async function probeAgent(agent: AgentConfig, options: { workspaceDir: st
   const sandboxed = options.sandbox.mode === 'sandbox';
   const support = sandboxed ? await sandboxSupport() : undefined;
   if (support && !support.ok) return { ok: false, reason: support.reason };
-  const result = await probeBare(agent, { ...options, sandboxed });
+  const result = await probeBare(agent, options);
   if (!result.ok) return result;
   return { ok: true, imageTag: `${result.imageTag} · ${support?.ok ? `sandbox (${sandboxWords(support)})` : 'host'}` };
 }
 
-function probeBare(agent: AgentConfig, options: { workspaceDir: string; sandboxed: boolean; revealSecret: (name: string) => string | undefined }): Promise<ProbeResult> {
-  if (agent.provider === 'command') return probeCommand(agent, options.workspaceDir, options.sandboxed);
-  if (agent.provider === 'acp') return probeAcp(agent, options.workspaceDir, probeTimeoutMs);
+function probeBare(agent: AgentConfig, options: { workspaceDir: string; sandbox: SandboxConfig; revealSecret: (name: string) => string | undefined }): Promise<ProbeResult> {
+  if (agent.provider === 'command') return probeCommand(agent, options.workspaceDir, options.sandbox);
+  if (agent.provider === 'acp') return probeAcp(agent, options.workspaceDir, probeTimeoutMs, options.sandbox.envAllow);
   const apiKey = agent.apiKeyRef === undefined ? undefined : options.revealSecret(agent.apiKeyRef);
   if (agent.apiKeyRef !== undefined && apiKey === undefined) {
     return Promise.resolve({ ok: false, reason: `No secret named ${agent.apiKeyRef} is stored; add it (PUT /api/secrets/${agent.apiKeyRef}) or change apiKeyRef.` });

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { operations } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { parseInput } from '../../../shared/parse-input';
+import { authorize } from '../caller';
 import type { Services } from '../services';
 import type { LiveEvent } from '../services/live-events';
 import type { HttpLimits } from './limits';
@@ -28,6 +29,8 @@ export function registerEventStream(app: FastifyInstance, services: Services, li
 
   app.get('/api/events', async (request, reply) => {
     const caller = services.access.authenticate(request.headers);
+    // Every instance's lines and runs: not for a run's key, which reaches its own instance only.
+    authorize(caller, operations['events.stream']);
     const { query } = parseInput(operations['events.stream'], { params: {}, query: request.query });
     const credential = caller.credential ?? 'anonymous';
     const streams = perCredential.get(credential) ?? 0;

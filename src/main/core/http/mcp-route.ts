@@ -15,7 +15,7 @@ import type { Logger } from '../logger';
 const parseErrorCode = -32700;
 
 export async function registerMcpRoute(app: FastifyInstance, services: Services, handlers: Handlers, logger: Logger): Promise<void> {
-  const dispatch = createDispatch(handlers, services.route);
+  const dispatch = createDispatch(handlers, { route: services.route, reach: services.runKeyReach });
   const callers = new WeakMap<FastifyRequest, Caller>();
   const handleError = createErrorHandler(logger);
   await app.register(async (scope) => {

@@ -66,8 +66,8 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
       tags: [operation.name.split('.')[0]],
       security: operation.auth ? [{ bearer: [] }] : [],
       ...(operation.auth ? { 'x-steward-scope': operation.scope } : {}),
-      // A run's own key may call it for its own instance's automations and webhooks.
-      ...(operation.ownInstance ? { 'x-steward-own-instance': true } : {}),
+      // How far an agent's run (its own key) reaches with it: self, own or prompts; absent, refused to it.
+      ...(operation.auth ? { 'x-steward-run-key': operation.runKey ?? 'refused' } : {}),
       parameters: parameters(operation),
       ...(body ? { requestBody: body } : {}),
       responses: {

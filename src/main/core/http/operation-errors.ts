@@ -30,7 +30,7 @@ export const errorMeanings: Record<ErrorCode, string> = {
   cross_location: "An update would move an automation or webhook to an instance on another Steward: it stays where it was made.",
   unauthorized: 'No API key, or one that is unknown or revoked (`WWW-Authenticate: Bearer`).',
   invalid_signature: "A webhook's required signature is missing, wrong, or (timestamped schemes) more than 5 minutes old.",
-  forbidden: "The key's scope does not allow the operation, or a run's key reaches past its own instance.",
+  forbidden: "The key's scope does not allow the operation, or a run's own key calls one it may not (x-steward-run-key).",
   run_depth_limit: 'A run started by a chain of runs as deep as `runner.maxRunDepth` tries to start another.',
   webhook_disabled: 'The webhook is disabled.',
   forbidden_host: 'The request names a host Steward does not answer to (`--allowed-host` adds one).',
@@ -151,6 +151,12 @@ function fieldsOf(schema: z.ZodType): { fields: number; required: number } {
   return count(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Shape);
 }
 
+/** Its body or query has an instance field (instanceId, instanceIds). */
+function namesInstance(operation: Operation): boolean {
+  const keys = (schema: z.ZodType) => (schema instanceof z.ZodObject ? Object.keys(schema.shape) : []);
+  return [...keys(operation.body), ...keys(operation.query)].some((key) => key === 'instanceId' || key === 'instanceIds');
+}
+
 /** The errors `operation` can answer, by status: the ones of its kind, then the ones its service states. */
 export function operationErrors(operation: Operation): ErrorNote[] {
   const errors: ErrorNote[] = [];
@@ -164,13 +170,17 @@ export function operationErrors(operation: Operation): ErrorNote[] {
     errors.push(['invalid_field', 'A query parameter of the wrong type or out of range.'], ['unknown_field', 'A query parameter this operation does not take.']);
   }
   if (operation.auth) errors.push(['unauthorized', 'No API key, or one that is unknown or revoked.']);
-  if (operation.auth && operation.scope !== 'read') {
-    errors.push(['forbidden', `The key's scope is below \`${operation.scope}\`${operation.ownInstance ? "; or a run's key and another instance's automation or webhook" : ''}.`]);
+  if (operation.auth && (operation.scope !== 'read' || operation.runKey === undefined)) {
+    errors.push(['forbidden', operation.runKey === undefined ? `The key's scope is below \`${operation.scope}\`, or it is a run's own key.` : `The key's scope is below \`${operation.scope}\`.`]);
   }
   const explicit = stated[operation.name as OperationName] ?? [];
   const pathParameters = [...operation.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+  // A run's own key is answered 404 for another instance's resource, as for one that does not exist.
+  const ofAnother = operation.runKey === 'own' || operation.runKey === 'prompts' ? ", or, for a run's own key, another instance's" : '';
   if (pathParameters.length > 0 && !explicit.some(([code]) => code === 'not_found') && operation.name !== 'secrets.put') {
-    errors.push(['not_found', `Unknown ${pathParameters.map((name) => `\`{${name}}\``).join(', ')}.`]);
+    errors.push(['not_found', `Unknown ${pathParameters.map((name) => `\`{${name}}\``).join(', ')}${ofAnother}.`]);
+  } else if (pathParameters.length === 0 && ofAnother && namesInstance(operation)) {
+    errors.push(['not_found', "For a run's own key: the `instanceId` (or `threadId`) named is another instance's, or one it may not prompt."]);
   }
   errors.push(...explicit);
   if (operation.name in routes) errors.push(...forwarded);

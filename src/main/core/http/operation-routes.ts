@@ -19,7 +19,7 @@ export function registerOperationRoutes(
   services: Services,
   include: (name: OperationName) => boolean = () => true,
 ): void {
-  const dispatch = createDispatch(handlers, services.route);
+  const dispatch = createDispatch(handlers, { route: services.route, reach: services.runKeyReach });
   const callers = new WeakMap<object, Caller>();
   for (const [name, operation] of Object.entries(operations) as [OperationName, Operation][]) {
     if (operation.customRoute || !include(name)) continue;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentConfig, Instance, Run } from '../../../shared/contract';
 import { acpEnv } from '../agents/acp-agent';
+import { agentEnvironment } from '../agents/agent-environment';
 import { AgentUnavailable, agentEnv } from '../agents/command-agent';
 import { presets } from '../agents/presets';
 import type { StewardServer } from '../agents/steward-server';
@@ -85,7 +86,9 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
       const support = await sandboxSupport();
       if (!support.ok) throw new AgentUnavailable(support.reason);
       const { agent } = instance;
-      const env = agent.provider === 'command' ? agentEnv(agent) : agent.provider === 'acp' ? acpEnv(agent) : process.env;
+      // The environment its agent gets: the policy reads endpoints and state folders from it, never from Steward's own.
+      const { envAllow } = instance.sandbox;
+      const env = agent.provider === 'command' ? agentEnv(agent, envAllow) : agent.provider === 'acp' ? acpEnv(agent, envAllow) : agentEnvironment({ envAllow });
       const home = env.HOME || os.homedir();
       const agentHome = agentHomeOf(deps.dataDir, instance.id);
       prepareAgentHome(agentHome, carriedFiles(agent, env, home));

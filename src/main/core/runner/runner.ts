@@ -20,6 +20,7 @@ import { type RunRefusals, createRefusalNotices } from './refusal-notices';
 import { footprintName } from '../sandbox/agent-footprint';
 import { type RunKeys, createStewardGrants } from './steward-grants';
 import type { SandboxRun } from '../sandbox/sandbox-run';
+import type { Caller } from '../caller';
 import type { Dispatch } from '../dispatch';
 import type { AgentEvent, AgentExit, AgentProcess, PermissionAnswer, PermissionRequest } from '../agents/events';
 import type { Ask } from '../services/approvals';
@@ -267,6 +268,7 @@ export function createRunner(deps: RunnerDeps) {
       history: conversations.history(run, agent),
       workspaceDir: instance.workspaceDir,
       env: { STEWARD_RUN_ID: run.id, STEWARD_INSTANCE_ID: instance.id },
+      envAllow: instance.sandbox.envAllow,
       inputWaitMs: Number(store.settings.get('runner.inputWaitSeconds') ?? 10) * 1000,
       permissions: instance.permissions.mode,
       sandbox: entry.sandbox,
@@ -283,9 +285,10 @@ export function createRunner(deps: RunnerDeps) {
       if (agent.apiKeyRef !== undefined && apiKey === undefined) {
         throw new AgentUnavailable(`No secret named ${agent.apiKeyRef} is stored; add it (PUT /api/secrets/${agent.apiKeyRef}) or change apiKeyRef.`);
       }
-      // Its steward tools call as this run: what they start is the run's child.
-      const asRun: Dispatch = (name, raw) => dispatch(name, raw, { scope: 'admin', runId: run.id });
-      entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch: asRun, mcpServers: readSettings(store).mcpServers, revealSecret: deps.revealSecret });
+      // Its steward tools call as this run, as a CLI agent's key does: its own instance's, and what they start is the run's child.
+      const caller: Caller = { scope: 'runs', runId: run.id, instanceId: instance.id };
+      const asRun: Dispatch = (name, raw) => dispatch(name, raw, caller);
+      entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch: asRun, caller, mcpServers: readSettings(store).mcpServers, revealSecret: deps.revealSecret });
     }
     entry.timeoutLeftMs = (agent.timeoutSeconds ?? defaultTimeoutSeconds) * 1000;
     tick(entry);

@@ -20,6 +20,7 @@ import { type InstanceDirectory, createLiveEvents } from './live-events';
 import { createRemotesService } from './remotes';
 import { defaultRemoteTiming } from '../remotes/follower';
 import { createRemoteRouting } from '../remotes/routing';
+import { createRunKeyReach } from '../run-key-reach';
 import { operations } from '../../../shared/contract';
 import { createNotificationChannelsService } from './notification-channels';
 import { createOutcomesService } from './outcomes';
@@ -116,6 +117,8 @@ export function createServices(context: ServiceContext) {
     remotes,
     /** Where an operation is answered: here, or on the remote Steward it belongs to. */
     route: createRemoteRouting(remotes).route,
+    /** What an agent's run reaches through the operations: its own instance. */
+    runKeyReach: createRunKeyReach(store),
     /** Every instance, this Steward's and its remotes'. */
     directory,
     secrets,

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { type AgentConfig, type Budget, type Instance, type Permissions, bypassPermissions, InstanceCreate, InstancePatch, type SandboxConfig, defaultSandbox } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { askProblem } from '../../../shared/agent-permissions';
+import { withoutEnvValues } from '../../../shared/env-values';
 import { type ProbeResult, probeAgent } from '../agents/probe';
 import { agentHomeOf } from '../sandbox/agent-state';
 import { newId } from '../ids';
@@ -35,6 +36,15 @@ export function slugify(name: string): string {
 function assertCanAsk(agent: AgentConfig): void {
   const problem = askProblem(agent);
   if (problem) throw new AppError('invalid_field', problem, { field: 'permissions' });
+}
+
+/** The instances whose runs may prompt `selfId`: each one of this Steward's others, once. */
+function checkedSenders(store: ServiceContext['store'], ids: readonly string[], selfId: string | undefined): string[] {
+  for (const [index, id] of ids.entries()) {
+    if (id === selfId) throw new AppError('invalid_field', `acceptsPromptsFrom names the instance itself (${id}): its own runs always reach it.`, { field: `acceptsPromptsFrom.${index}` });
+    if (!store.instances.get(id)) throw new AppError('invalid_field', `acceptsPromptsFrom names no instance of this Steward: ${id}.`, { field: `acceptsPromptsFrom.${index}` });
+  }
+  return [...new Set(ids)];
 }
 
 /** Equal configurations (agents, sandboxes, budgets), whatever the order of their keys. */
@@ -176,6 +186,7 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         sandbox: input.sandbox ?? defaultSandbox,
         budget: input.budget ?? {},
         permissions: input.permissions ?? bypassPermissions,
+        acceptsPromptsFrom: checkedSenders(store, input.acceptsPromptsFrom ?? [], undefined),
         workspaceDir: input.workspaceDir ?? path.join(context.dataDir, 'workspaces', slug),
         isDefault,
         createdAt: now,
@@ -219,16 +230,19 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         const permissions = patch.permissions ?? current.permissions;
         const newPermissions = !sameConfig(permissions, current.permissions);
         if (permissions.mode === 'ask' && (newPermissions || newAgent)) assertCanAsk(agent);
+        const senders = patch.acceptsPromptsFrom === undefined ? current.acceptsPromptsFrom : checkedSenders(store, patch.acceptsPromptsFrom, id);
+        const newSenders = senders.join() !== current.acceptsPromptsFrom.join();
         // An update that changes nothing writes nothing: updatedAt stays, no change is announced.
-        if (name === current.name && avatarUrl === current.avatarUrl && !newAgent && !newSandbox && !newBudget && !newPermissions) return false;
+        if (name === current.name && avatarUrl === current.avatarUrl && !newAgent && !newSandbox && !newBudget && !newPermissions && !newSenders) return false;
         const at = isoNow(context);
         store.instances.update(id, { name, avatarUrl, updatedAt: at });
         if (newBudget) store.instances.setBudget(id, budget, at);
         if (newPermissions) store.instances.setPermissions(id, permissions, at);
+        if (newSenders) store.instances.setAcceptsPromptsFrom(id, senders, at);
         if (!newAgent && !newSandbox) return false;
         store.instances.setAgent(id, agent, sandbox, at);
         const said = [newAgent && `Agent changed to ${describeAgent(agent)}`, newSandbox && describeSandboxChange(current.sandbox, sandbox)].filter(Boolean).join('; ');
-        store.activity.append({ instanceId: id, runId: null, kind: 'system', label: '', displayText: said, raw: JSON.stringify({ type: 'instance.agent', agent, sandbox }), timestamp: at });
+        store.activity.append({ instanceId: id, runId: null, kind: 'system', label: '', displayText: said, raw: JSON.stringify({ type: 'instance.agent', agent: withoutEnvValues(agent), sandbox }), timestamp: at });
         return current.status !== 'stopped';
       });
       if (agentChanged) void provisionLater(id);
@@ -266,6 +280,10 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         if (force) cancelRunningRun(id);
         generations.delete(id);
         store.instances.delete(id);
+        // Nobody may prompt through an id that names nothing (ids are never reused, but lists stay tidy).
+        for (const other of store.instances.list()) {
+          if (other.acceptsPromptsFrom.includes(id)) store.instances.setAcceptsPromptsFrom(other.id, other.acceptsPromptsFrom.filter((each) => each !== id), isoNow(context));
+        }
       });
       // Its own CLI state (sessions, and the copies of the user's login) goes with it.
       void fs.rm(agentHomeOf(context.dataDir, id), { recursive: true, force: true }).catch(() => {});

@@ -1,5 +1,6 @@
 // The built-in agent's tools by group (the agent config's `tools`).
 import type { OpenAiToolGroup } from '../../../../shared/contract';
+import type { Caller } from '../../caller';
 import type { Dispatch } from '../../dispatch';
 import { fileTools } from './files';
 import { httpTool } from './http';
@@ -7,12 +8,13 @@ import { shellTool } from './shell';
 import { stewardTools } from './steward';
 import type { Tool } from './tool';
 
-export function toolsFor(groups: readonly OpenAiToolGroup[], dispatch: Dispatch): Tool[] {
+/** `caller`: who `dispatch` calls as (the run), which decides the steward tools offered. */
+export function toolsFor(groups: readonly OpenAiToolGroup[], dispatch: Dispatch, caller: Caller): Tool[] {
   const byGroup: Record<OpenAiToolGroup, () => Tool[]> = {
     shell: () => [shellTool],
     files: () => fileTools,
     http: () => [httpTool],
-    steward: () => stewardTools(dispatch),
+    steward: () => stewardTools(dispatch, caller),
   };
   return groups.flatMap((group) => byGroup[group]());
 }

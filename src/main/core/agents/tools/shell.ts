@@ -1,6 +1,7 @@
 // shell: one command through /bin/sh in the workspace (inside the run's sandbox when it has one), in
-// a process group of its own so that a timeout or a cancelled run ends everything it started. Output (stdout and stderr together) is
-// capped, keeping its start and end.
+// a process group of its own so that a timeout or a cancelled run ends everything it started, with
+// the agent's environment (not Steward's). Output (stdout and stderr together) is capped, keeping
+// its start and end.
 import { spawn } from 'node:child_process';
 import { type Tool, capText, numberArg, stringArg } from './tool';
 
@@ -20,11 +21,11 @@ export const shellTool: Tool = {
     required: ['command'],
     additionalProperties: false,
   },
-  run(args, { workspaceDir, signal, sandbox }) {
+  run(args, { workspaceDir, env, signal, sandbox }) {
     const command = stringArg(args, 'command');
     const timeoutMs = numberArg(args, 'timeoutSeconds', 120, 1, 600) * 1000;
     return new Promise((resolve) => {
-      const started = sandbox ? sandbox.wrap('/bin/sh', ['-c', command], process.env) : { command: '/bin/sh', args: ['-c', command], env: process.env };
+      const started = sandbox ? sandbox.wrap('/bin/sh', ['-c', command], env) : { command: '/bin/sh', args: ['-c', command], env };
       const child = spawn(started.command, started.args, { cwd: workspaceDir, env: started.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       let output = '';
       const keep = (chunk: Buffer) => {

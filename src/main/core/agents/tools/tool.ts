@@ -4,6 +4,8 @@ import type { SandboxRun } from '../../sandbox/sandbox-run';
 
 export interface ToolContext {
   workspaceDir: string;
+  /** The environment its commands start with (agent-environment.ts), never Steward's own. */
+  env: Record<string, string>;
   /** Aborted when the run is cancelled or times out. */
   signal: AbortSignal;
   /** The run's sandbox: commands run inside it and requests go only where it lets them. */

@@ -19,6 +19,7 @@ import approvals from './0017_approvals';
 import attentionChannels from './0018_attention_channels';
 import notifyApprovals from './0019_notify_approvals';
 import remotes from './0020_remotes';
+import instanceAcceptsPrompts from './0021_instance_accepts_prompts';
 
 export interface Migration {
   version: number;
@@ -47,4 +48,5 @@ export const migrations: Migration[] = [
   { version: 18, name: '0018_attention_channels', sql: attentionChannels },
   { version: 19, name: '0019_notify_approvals', sql: notifyApprovals },
   { version: 20, name: '0020_remotes', sql: remotes },
+  { version: 21, name: '0021_instance_accepts_prompts', sql: instanceAcceptsPrompts },
 ];

@@ -15,6 +15,7 @@ interface InstanceRow {
   sandbox: string;
   budget: string;
   permissions: string;
+  accepts_prompts_from: string;
   workspace_dir: string;
   is_default: number;
   created_at: string;
@@ -39,6 +40,7 @@ function toInstance(row: InstanceRow): Instance {
     sandbox: SandboxConfig.parse(JSON.parse(row.sandbox)),
     budget: Budget.parse(JSON.parse(row.budget)),
     permissions: Permissions.parse(JSON.parse(row.permissions)),
+    acceptsPromptsFrom: JSON.parse(row.accepts_prompts_from) as string[],
     workspaceDir: row.workspace_dir,
     isDefault: row.is_default === 1,
     createdAt: row.created_at,
@@ -46,7 +48,7 @@ function toInstance(row: InstanceRow): Instance {
   };
 }
 
-const columns = 'id, name, slug, status, status_reason, image_tag, avatar_url, agent, sandbox, budget, permissions, workspace_dir, is_default, created_at, updated_at';
+const columns = 'id, name, slug, status, status_reason, image_tag, avatar_url, agent, sandbox, budget, permissions, accepts_prompts_from, workspace_dir, is_default, created_at, updated_at';
 
 export function createInstancesRepository(db: Database.Database, hooks: CommitHooks) {
   const changed = (instanceId: string) => {
@@ -57,10 +59,13 @@ export function createInstancesRepository(db: Database.Database, hooks: CommitHo
   const getDefault = db.prepare<[], InstanceRow>(`SELECT ${columns} FROM instances WHERE is_default = 1`);
   const slugTaken = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM instances WHERE slug = ?');
   const insert = db.prepare(`INSERT INTO instances (${columns})
-    VALUES (@id, @name, @slug, @status, @statusReason, @imageTag, @avatarUrl, @agent, @sandbox, @budget, @permissions, @workspaceDir, @isDefault, @createdAt, @updatedAt)`);
+    VALUES (@id, @name, @slug, @status, @statusReason, @imageTag, @avatarUrl, @agent, @sandbox, @budget, @permissions, @acceptsPromptsFrom, @workspaceDir, @isDefault, @createdAt, @updatedAt)`);
   const update = db.prepare(`UPDATE instances SET name = @name, avatar_url = @avatarUrl, updated_at = @updatedAt WHERE id = @id`);
   const updateAgent = db.prepare<{ id: string; agent: string; sandbox: string; updatedAt: string }>('UPDATE instances SET agent = @agent, sandbox = @sandbox, updated_at = @updatedAt WHERE id = @id');
   const updatePermissions = db.prepare<{ id: string; permissions: string; updatedAt: string }>('UPDATE instances SET permissions = @permissions, updated_at = @updatedAt WHERE id = @id');
+  const updateAccepts = db.prepare<{ id: string; acceptsPromptsFrom: string; updatedAt: string }>(
+    'UPDATE instances SET accepts_prompts_from = @acceptsPromptsFrom, updated_at = @updatedAt WHERE id = @id',
+  );
   const updateBudget = db.prepare<{ id: string; budget: string; updatedAt: string }>('UPDATE instances SET budget = @budget, updated_at = @updatedAt WHERE id = @id');
   const remove = db.prepare<[string]>('DELETE FROM instances WHERE id = ?');
   const setStatus = db.prepare(`UPDATE instances SET status = @status, status_reason = @statusReason, image_tag = coalesce(@imageTag, image_tag), updated_at = @updatedAt WHERE id = @id`);
@@ -80,7 +85,7 @@ export function createInstancesRepository(db: Database.Database, hooks: CommitHo
     },
     slugTaken: (slug: string): boolean => slugTaken.get(slug) !== undefined,
     insert(record: InstanceRecord): void {
-      insert.run({ ...record, agent: JSON.stringify(record.agent), sandbox: JSON.stringify(record.sandbox), budget: JSON.stringify(record.budget), permissions: JSON.stringify(record.permissions), isDefault: record.isDefault ? 1 : 0 });
+      insert.run({ ...record, agent: JSON.stringify(record.agent), sandbox: JSON.stringify(record.sandbox), budget: JSON.stringify(record.budget), permissions: JSON.stringify(record.permissions), acceptsPromptsFrom: JSON.stringify(record.acceptsPromptsFrom), isDefault: record.isDefault ? 1 : 0 });
       changed(record.id);
     },
     setStatus(id: string, fields: { status: Instance['status']; statusReason: string | null; imageTag: string | null; updatedAt: string }): void {
@@ -98,6 +103,10 @@ export function createInstancesRepository(db: Database.Database, hooks: CommitHo
     },
     setPermissions(id: string, permissions: Instance['permissions'], updatedAt: string): void {
       updatePermissions.run({ id, permissions: JSON.stringify(permissions), updatedAt });
+      changed(id);
+    },
+    setAcceptsPromptsFrom(id: string, acceptsPromptsFrom: string[], updatedAt: string): void {
+      updateAccepts.run({ id, acceptsPromptsFrom: JSON.stringify(acceptsPromptsFrom), updatedAt });
       changed(id);
     },
     setBudget(id: string, budget: Instance['budget'], updatedAt: string): void {

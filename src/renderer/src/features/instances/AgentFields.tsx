@@ -5,7 +5,7 @@
 import { useId, useState } from 'react';
 import { type AgentConfig, commandPresets, defaultOpenAiBaseUrl } from '../../../../shared/contract';
 import { AcpFields } from './AcpFields';
-import { ArgsField, envText, parseEnv } from './ArgsField';
+import { ArgsField, agentEnvHint, envText, parseEnv } from './ArgsField';
 import { McpServersEditor } from './McpServersEditor';
 import { SecretPicker } from '../settings/SecretPicker';
 import { Field } from '../../ui/widgets';
@@ -67,7 +67,7 @@ function CommandFields({ agent, onChange, errorFor }: { agent: CommandAgent; onC
           </div>
         </div>
       )}
-      <Field label="Environment" error={errorFor('agent.env')} hint="NAME=value, one per line (e.g. IS_SANDBOX=1 for Claude Code run as root).">
+      <Field label="Environment" error={errorFor('agent.env')} hint={`${agentEnvHint} E.g. IS_SANDBOX=1 for Claude Code run as root.`}>
         <textarea className="mono short" value={env} onChange={(event) => { setEnv(event.target.value); onChange({ ...agent, env: parseEnv(event.target.value) }); }} />
       </Field>
       <div className="field">
@@ -76,8 +76,8 @@ function CommandFields({ agent, onChange, errorFor }: { agent: CommandAgent; onC
           Give runs Steward’s tools
         </label>
         <div className="hint" id={toolsHint}>
-          Each run gets Steward’s MCP server with a key of its own: it can schedule follow-ups, make webhooks for this instance and send prompts to
-          others.{custom ? ' A custom program gets STEWARD_MCP_URL and STEWARD_API_KEY in its environment.' : ''}
+          Each run gets Steward’s MCP server with a key of its own: it can schedule follow-ups and make webhooks for this instance, and send prompts to
+          the instances that accept them.{custom ? ' A custom program gets STEWARD_MCP_URL and STEWARD_API_KEY in its environment.' : ''}
         </div>
       </div>
     </>

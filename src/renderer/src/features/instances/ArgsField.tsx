@@ -1,6 +1,10 @@
 // The pieces a command is edited with, shared by the agent editor and the MCP servers editor
 // (both run a program): its arguments one input each, and its environment as NAME=value lines.
 import { useId } from 'react';
+import { agentEnvBaseText } from '../../../../shared/contract';
+
+/** Under an agent's environment: it is built, never Steward's own (agents/agent-environment.ts). */
+export const agentEnvHint = `NAME=value, one per line. The agent gets only ${agentEnvBaseText} from Steward’s environment, and what you list here (or pass on by name under the sandbox).`;
 
 /** A list of arguments, one input each, added and removed one at a time. */
 export function ArgsField({ label, args, onChange, error }: { label: string; args: string[]; onChange: (args: string[]) => void; error?: string | undefined }) {

@@ -1,10 +1,12 @@
-// The two forms that set an instance's agent, sandbox, permissions and budget: a new instance
-// (sandboxed unless told otherwise), and "Edit agent" on a card (the whole sandbox, permissions and
-// budget sent again; a changed agent or sandbox is probed again).
+// The two forms that set an instance's agent, sandbox, permissions, budget and the instances whose
+// runs may prompt it: a new instance (sandboxed unless told otherwise), and "Edit agent" on a card
+// (the whole sandbox, permissions, budget and senders sent again; a changed agent or sandbox is
+// probed again).
 import { useState } from 'react';
 import { type AgentConfig, type Instance, bypassPermissions, defaultSandbox } from '../../../../shared/contract';
 import { useApp } from '../../lib/app-context';
 import { cannotSandbox } from '../sandbox/sandbox';
+import { AcceptsPromptsFields } from './AcceptsPromptsFields';
 import { AgentFields } from './AgentFields';
 import { SandboxFields, useSandboxDraft } from '../sandbox/SandboxFields';
 import { BudgetFields, useBudgetDraft } from '../reliability/BudgetFields';
@@ -19,6 +21,7 @@ export function NewInstance({ onDone }: { onDone: () => void }) {
   const draft = useSandboxDraft(defaultSandbox);
   const budgetDraft = useBudgetDraft({});
   const permissionsDraft = usePermissionsDraft(bypassPermissions);
+  const [acceptsPromptsFrom, setAcceptsPromptsFrom] = useState<string[]>([]);
   const action = useAction();
   const submit = () => {
     const sandbox = draft.ready();
@@ -26,7 +29,7 @@ export function NewInstance({ onDone }: { onDone: () => void }) {
     const permissions = permissionsDraft.ready();
     if (!sandbox || !budget || !permissions) return;
     void action.run(async () => {
-      await createInstance({ name, agent, sandbox, budget, permissions });
+      await createInstance({ name, agent, sandbox, budget, permissions, acceptsPromptsFrom });
       onDone();
     });
   };
@@ -39,7 +42,8 @@ export function NewInstance({ onDone }: { onDone: () => void }) {
       <SandboxFields sandbox={draft.sandbox} onChange={draft.setSandbox} errorFor={action.errorFor} problem={draft.problem} />
       <PermissionsFields permissions={permissionsDraft} agent={agent} errorFor={action.errorFor} />
       <BudgetFields budget={budgetDraft} errorFor={action.errorFor} agent={agent} dayIn="UTC" />
-      <ErrorLine message={action.generalError(['name', 'agent', 'sandbox', 'budget', 'permissions'])} />
+      <AcceptsPromptsFields self={{ sandbox: draft.sandbox, permissions: { mode: permissionsDraft.mode } }} value={acceptsPromptsFrom} onChange={setAcceptsPromptsFrom} errorFor={action.errorFor} />
+      <ErrorLine message={action.generalError(['name', 'agent', 'sandbox', 'budget', 'permissions', 'acceptsPromptsFrom'])} />
       <div className="bar">
         <button className="primary" type="submit" disabled={action.busy}>Create instance</button>
         <button type="button" onClick={onDone}>Cancel</button>
@@ -56,6 +60,8 @@ export function AgentEditor({ instance, onDone }: { instance: Instance; onDone: 
   const draft = useSandboxDraft(instance.sandbox);
   const budgetDraft = useBudgetDraft(instance.budget);
   const permissionsDraft = usePermissionsDraft(instance.permissions);
+  // An instance a remote Steward answered for may not know the field.
+  const [acceptsPromptsFrom, setAcceptsPromptsFrom] = useState<string[]>(instance.acceptsPromptsFrom ?? []);
   const action = useAction();
   const submit = () => {
     const sandbox = draft.ready();
@@ -63,7 +69,7 @@ export function AgentEditor({ instance, onDone }: { instance: Instance; onDone: 
     const permissions = permissionsDraft.ready();
     if (!sandbox || !budget || !permissions) return;
     void action.run(async () => {
-      await updateInstance(instance.id, { agent, sandbox, budget, permissions });
+      await updateInstance(instance.id, { agent, sandbox, budget, permissions, acceptsPromptsFrom });
       onDone();
     });
   };
@@ -73,8 +79,9 @@ export function AgentEditor({ instance, onDone }: { instance: Instance; onDone: 
       <SandboxFields sandbox={draft.sandbox} onChange={draft.setSandbox} errorFor={action.errorFor} problem={draft.problem} unavailable={cannotSandbox(instance) ? instance.statusReason : undefined} />
       <PermissionsFields permissions={permissionsDraft} agent={agent} errorFor={action.errorFor} />
       <BudgetFields budget={budgetDraft} errorFor={action.errorFor} agent={agent} dayIn="UTC" />
+      <AcceptsPromptsFields selfId={instance.id} self={{ sandbox: draft.sandbox, permissions: { mode: permissionsDraft.mode } }} value={acceptsPromptsFrom} onChange={setAcceptsPromptsFrom} errorFor={action.errorFor} />
       <div className="hint">Saving checks the agent again; a run already running finishes on the agent and sandbox it started with, the next runs use these.</div>
-      <ErrorLine message={action.generalError(['agent', 'sandbox', 'budget', 'permissions'])} />
+      <ErrorLine message={action.generalError(['agent', 'sandbox', 'budget', 'permissions', 'acceptsPromptsFrom'])} />
       <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>
         <button className="primary" type="submit" disabled={action.busy}>Save agent</button>
         <button type="button" onClick={onDone}>Cancel</button>

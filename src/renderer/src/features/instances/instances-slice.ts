@@ -7,7 +7,7 @@ export interface InstancesSlice {
   instances: Instance[];
   loadInstances: () => Promise<void>;
   createInstance: (body: Record<string, unknown>) => Promise<Instance>;
-  updateInstance: (id: string, body: { name?: string; avatarUrl?: string; agent?: AgentConfig; sandbox?: SandboxConfig; budget?: Budget; permissions?: Permissions }) => Promise<Instance>;
+  updateInstance: (id: string, body: { name?: string; avatarUrl?: string; agent?: AgentConfig; sandbox?: SandboxConfig; budget?: Budget; permissions?: Permissions; acceptsPromptsFrom?: string[] }) => Promise<Instance>;
   /** The sandbox on or off, the rest of it as it is. */
   setSandboxMode: (id: string, mode: SandboxMode) => Promise<Instance>;
   /** Adds a rule to the sandbox's network unless it is there already (`added` says which). */

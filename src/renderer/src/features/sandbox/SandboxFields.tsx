@@ -1,9 +1,9 @@
 // The Sandbox section of the agent form (a new instance, "Edit agent"): sandboxed or off (marked as
-// the risk it is), the hosts the agent may reach, and the extra paths hidden from it or writable by
-// it. Every row is checked with the contract's schemas as it is typed; a form with a refused row
+// the risk it is), the hosts the agent may reach, the extra paths hidden from it or writable by it,
+// and the variables of Steward's environment passed on to it (sandboxed or off). Every row is checked with the contract's schemas as it is typed; a form with a refused row
 // saves nothing.
 import { useId, useState } from 'react';
-import type { SandboxConfig } from '../../../../shared/contract';
+import { type SandboxConfig, agentEnvBaseText } from '../../../../shared/contract';
 import { type SandboxList, entryProblem, sandboxToSave } from './sandbox';
 import { EntryList } from './EntryList';
 import { ErrorLine } from '../../ui/widgets';
@@ -37,6 +37,14 @@ const lists: { list: SandboxList; legend: string; hint: string; itemLabel: strin
   { list: 'readAllow', legend: 'Also readable', hint: 'Paths it may read besides its workspace, its CLI and the system’s folders: the rest of your home is hidden.', itemLabel: 'Readable path', addLabel: 'Add readable path', placeholder: '~/reference' },
   { list: 'readDeny', legend: 'Hidden from the agent', hint: 'Paths it may not read, beyond the credential stores it never sees.', itemLabel: 'Hidden path', addLabel: 'Add hidden path', placeholder: '~/private' },
   { list: 'writeAllow', legend: 'Also writable', hint: 'Paths it may write besides its workspace and its own CLI state.', itemLabel: 'Writable path', addLabel: 'Add writable path', placeholder: '~/notes' },
+  {
+    list: 'envAllow',
+    legend: 'Passed on from Steward’s environment',
+    hint: `Names of Steward’s own variables the agent gets too, sandboxed or off. Otherwise it gets only ${agentEnvBaseText} from there, and its own environment.`,
+    itemLabel: 'Variable passed on',
+    addLabel: 'Add variable',
+    placeholder: 'NODE_EXTRA_CA_CERTS',
+  },
 ];
 
 export function SandboxFields(props: {

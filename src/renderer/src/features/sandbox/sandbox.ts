@@ -2,23 +2,25 @@
 // with the contract's own schemas, a refused connection read back from a run's line (the feed's raw
 // JSON, or the text of the run's system message), the network rule that would allow it, and whether
 // an instance is in error because this machine cannot sandbox.
-import { type Instance, NetworkHost, SandboxConfig, SandboxPath } from '../../../../shared/contract';
+import { EnvName, type Instance, NetworkHost, SandboxConfig, SandboxPath } from '../../../../shared/contract';
 
-export type SandboxList = 'network' | 'readAllow' | 'readDeny' | 'writeAllow';
+export type SandboxList = 'network' | 'readAllow' | 'readDeny' | 'writeAllow' | 'envAllow';
 
-export const listNames: Record<SandboxList, string> = { network: 'Allowed hosts', readAllow: 'Also readable', readDeny: 'Hidden from the agent', writeAllow: 'Also writable' };
+export const listNames: Record<SandboxList, string> = { network: 'Allowed hosts', readAllow: 'Also readable', readDeny: 'Hidden from the agent', writeAllow: 'Also writable', envAllow: 'Passed on from Steward’s environment' };
+
+const entrySchemas = { network: NetworkHost, readAllow: SandboxPath, readDeny: SandboxPath, writeAllow: SandboxPath, envAllow: EnvName };
 
 /** Why one entry of a list is refused, or undefined; an empty row is dropped on save, not refused. */
 export function entryProblem(list: SandboxList, value: string): string | undefined {
   if (value.trim() === '') return undefined;
-  const result = (list === 'network' ? NetworkHost : SandboxPath).safeParse(value);
+  const result = entrySchemas[list].safeParse(value);
   return result.success ? undefined : (result.error.issues[0]?.message ?? 'is not valid');
 }
 
 /** The draft as the API takes it (rows trimmed, empty ones dropped, repeats once), or the first problem in words. */
 export function sandboxToSave(draft: SandboxConfig): { ok: true; sandbox: SandboxConfig } | { ok: false; problem: string } {
   const rows = (list: string[]) => list.map((entry) => entry.trim()).filter(Boolean);
-  const result = SandboxConfig.safeParse({ mode: draft.mode, network: rows(draft.network), readAllow: rows(draft.readAllow), readDeny: rows(draft.readDeny), writeAllow: rows(draft.writeAllow) });
+  const result = SandboxConfig.safeParse({ mode: draft.mode, network: rows(draft.network), readAllow: rows(draft.readAllow), readDeny: rows(draft.readDeny), writeAllow: rows(draft.writeAllow), envAllow: rows(draft.envAllow) });
   if (!result.success) {
     const issue = result.error.issues[0];
     const [list, index] = issue?.path ?? [];
@@ -27,7 +29,7 @@ export function sandboxToSave(draft: SandboxConfig): { ok: true; sandbox: Sandbo
   }
   const once = (list: string[]) => [...new Set(list)];
   const { data } = result;
-  return { ok: true, sandbox: { ...data, network: once(data.network), readAllow: once(data.readAllow), readDeny: once(data.readDeny), writeAllow: once(data.writeAllow) } };
+  return { ok: true, sandbox: { ...data, network: once(data.network), readAllow: once(data.readAllow), readDeny: once(data.readDeny), writeAllow: once(data.writeAllow), envAllow: once(data.envAllow) } };
 }
 
 /** A connection the sandbox refused, and the network entry that would allow it (none when nothing would). */
