@@ -77,6 +77,7 @@ describe.skipIf(skip)('the probes of an instance', () => {
       const agent = { provider: 'command', preset: 'gemini', command: path.join(bin, 'fake-gemini'), env: { PATH: relativePath() } };
       const instance = await createProbed(agent, { mode }, workspace);
       expect(instance).toMatchObject({ status: 'running', imageTag: expect.stringMatching(/^gemini@0\.61\.0 · /) });
+      expect(instance.imageTag.endsWith(mode === 'sandbox' ? ')' : ' · host')).toBe(true);
       expect(await restarted(instance)).toMatchObject({ status: 'running' });
       expect(markersOf(workspace)).toEqual([]);
     });
@@ -86,6 +87,7 @@ describe.skipIf(skip)('the probes of an instance', () => {
       const agent = { provider: 'acp', command: path.join(bin, 'scripted-acp'), env: { PATH: relativePath() } };
       const instance = await createProbed(agent, { mode }, workspace);
       expect(instance).toMatchObject({ status: 'running', imageTag: expect.stringMatching(/^acp:scripted-acp 1\.2\.3 · loads sessions · /) });
+      expect(instance.imageTag.endsWith(mode === 'sandbox' ? ')' : ' · host')).toBe(true);
       expect(markersOf(workspace)).toEqual([]);
     });
   }

@@ -1,5 +1,7 @@
 // All services, wired to one context.
+import path from 'node:path';
 import { adminCaller } from '../caller';
+import { createRunSandboxes, probeIdOf, removeLeftoverProbeDirs } from '../runner/run-sandbox';
 import { createRunner } from '../runner/runner';
 import { createScheduler } from '../scheduler/scheduler';
 import { createSecretBox } from '../secrets';
@@ -63,7 +65,16 @@ export function createServices(context: ServiceContext) {
   // Decision links work from a phone: through the tunnel while it is up.
   const approvals = createApprovalsService(context, { runsQueued, linkBase: () => tunnel.publicUrl() ?? linkBase(context) });
   approvals.useHooks({ waiting: (runId, waiting) => runner.waiting(runId, waiting) });
-  const instances = createInstancesService(context, { revealSecret, runsQueued, cancelRun: (id) => void runner.cancel(id) });
+  // Probes start the agent's program as a run would, in a private folder of their own where the runs keep theirs.
+  const runsDir = path.join(context.dataDir, 'runs');
+  removeLeftoverProbeDirs(runsDir);
+  const probeSandboxes = createRunSandboxes({ store, dataDir: context.dataDir, runsDir, publicUrl: () => tunnel.publicUrl() });
+  const instances = createInstancesService(context, {
+    revealSecret,
+    runsQueued,
+    cancelRun: (id) => void runner.cancel(id),
+    openProbePlace: (instance) => probeSandboxes.openForProbe(instance, probeIdOf(instance.id)),
+  });
   const webhookDirectory = createWebhookDirectory(context.store);
   const scheduler = createScheduler({ store, clock: context.clock, logger: context.logger, onRunsQueued: runsQueued });
   const tunnel = createTunnel({
@@ -110,7 +121,7 @@ export function createServices(context: ServiceContext) {
   return {
     storage: store.storage,
     activity,
-    agents: createAgentDetector({ workDir: context.dataDir }),
+    agents: createAgentDetector({ runsDir }),
     settings: createSettingsService(context, runsQueued),
     live,
     remotes,
