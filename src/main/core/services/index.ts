@@ -13,6 +13,7 @@ import { createApiKeysService } from './api-keys';
 import { createApprovalsService } from './approvals';
 import { createAutomationsService } from './automations';
 import { createCommitBatcher } from './commit-batcher';
+import { createCredentialHolds } from './credential-holds';
 import type { ServiceContext } from './context';
 import { createDeliveriesService } from './deliveries';
 import { createDeliveryLog } from './delivery-log';
@@ -41,7 +42,9 @@ export function createServices(context: ServiceContext) {
   const { store } = context;
   const box = createSecretBox(context.dataDir);
   const secrets = createSecretsService(context, box);
-  const apiKeys = createApiKeysService(context);
+  // What keys hold open ends with them; `apiKeys` is made next, and asked only later.
+  const holds = createCredentialHolds({ revokedAmong: (credentials) => apiKeys.revokedAmong(credentials) });
+  const apiKeys = createApiKeysService(context, holds);
   const revealSecret = (name: string) => secrets.reveal(name);
   const runner = createRunner({
     store,
@@ -150,6 +153,7 @@ export function createServices(context: ServiceContext) {
     spend: (automationId: string) => automationSpend(store, automationId, context.now()),
     webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, box),
     apiKeys,
+    holds,
     access: createWebAccess(context, apiKeys),
     triggers,
     deliveries: createDeliveriesService(context, triggers, deliveryLog),
