@@ -114,4 +114,16 @@ describe.skipIf(skip)('the probes of an instance', () => {
     expect(open).toMatchObject({ status: 'running', imageTag: 'goose@1.0.0 · host' });
     expect(fs.readFileSync(escape, 'utf8')).toBe('escaped\n');
   });
+
+  it('leave no folder behind, and the folders of probes Steward stopped in the middle of are gone at its next start', async () => {
+    await t.core.services.instances.idle();
+    const probeDirs = (dataDir: string) => (fs.existsSync(path.join(dataDir, 'runs')) ? fs.readdirSync(path.join(dataDir, 'runs')).filter((name) => name.startsWith('probe-')) : []);
+    expect(probeDirs(t.dataDir)).toEqual([]);
+    const dataDir = tempDir('steward-data-');
+    fs.mkdirSync(path.join(dataDir, 'runs/probe-ins_01KAAAAAAAAAAAAAAAAAAAAAAA-x1y2z3/cwd'), { recursive: true, mode: 0o700 });
+    const again = await startTestCore({ clock: systemClock, dataDir });
+    await again.core.services.instances.idle();
+    expect(probeDirs(dataDir)).toEqual([]);
+    await again.close();
+  });
 });
