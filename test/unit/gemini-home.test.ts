@@ -1,5 +1,6 @@
 // The Gemini run's own home: the user's settings (comments and all) with Steward's server added,
 // everything else of the user's linked, and what Gemini wrote anew kept in the user's .gemini.
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,5 +62,96 @@ describe('geminiHomeWithSteward', () => {
     fs.mkdirSync(path.join(userHome, '.gemini'));
     fs.writeFileSync(path.join(userHome, '.gemini', 'settings.json'), '{ not json');
     expect(geminiHomeWithSteward({ url: 'u', key: 'k', configDir: dir(), atEnd: [] }, { GEMINI_CLI_HOME: userHome })).toBeUndefined();
+  });
+});
+
+describe('geminiHomeWithSteward, against what a run planted in either .gemini', () => {
+  /** A user's .gemini as a run with write access to it could leave it, a run home made from it, and a folder outside both. */
+  function planted() {
+    const userHome = dir();
+    const userGemini = path.join(userHome, '.gemini');
+    fs.mkdirSync(userGemini);
+    fs.writeFileSync(path.join(userGemini, 'projects.json'), JSON.stringify({ projects: { '/old': 'old' } }));
+    const outside = dir();
+    const server = { url: 'http://127.0.0.1:7321/mcp', key: 'stw_run', configDir: dir(), atEnd: [] as (() => void)[] };
+    const runGemini = path.join(geminiHomeWithSteward(server, { GEMINI_CLI_HOME: userHome })!, '.gemini');
+    const end = () => server.atEnd.forEach((task) => task());
+    return { userHome, userGemini, runGemini, outside, server, end };
+  }
+
+  /** Opens `fifo` for writing after `ms` (so that a blocked reader, the test's own process, gets free), and gives up after 10 s. */
+  function releaseLater(fifo: string, ms: number) {
+    return spawn('sh', ['-c', `sleep ${ms / 1000}; timeout 10 sh -c 'echo "{}" > "$0"' "$0"`, fifo], { stdio: 'ignore' });
+  }
+
+  it('never writes through a link it finds in the user\'s .gemini where a new entry goes', () => {
+    const { userGemini, runGemini, outside, end } = planted();
+    // A dangling link where the run's new file will be kept, and one where the registry's temporary file would go.
+    fs.symlinkSync(path.join(outside, 'cron-job'), path.join(userGemini, 'installation_id'));
+    for (let pid = process.pid - 2; pid <= process.pid + 2; pid++) fs.symlinkSync(path.join(outside, `by-pid-${pid}`), path.join(userGemini, `projects.json.${pid}.tmp`));
+    fs.writeFileSync(path.join(runGemini, 'installation_id'), '* * * * * root sh -c "id > /tmp/pwned"\n');
+    fs.rmSync(path.join(runGemini, 'projects.json'));
+    fs.writeFileSync(path.join(runGemini, 'projects.json'), JSON.stringify({ projects: { '/work': 'work' } }));
+    end();
+    expect(fs.readdirSync(outside)).toEqual([]);
+    expect(JSON.parse(fs.readFileSync(path.join(userGemini, 'projects.json'), 'utf8'))).toEqual({ projects: { '/old': 'old', '/work': 'work' } });
+  });
+
+  it("copies nothing from outside when the run replaced its own .gemini, or a folder in it, with a link", () => {
+    const { userGemini, runGemini, outside, end } = planted();
+    fs.writeFileSync(path.join(outside, 'id_ed25519'), '-----BEGIN OPENSSH PRIVATE KEY-----\n');
+    fs.mkdirSync(path.join(runGemini, 'commands'));
+    fs.symlinkSync(path.join(outside, 'id_ed25519'), path.join(runGemini, 'commands', 'key'));
+    fs.renameSync(runGemini, `${runGemini}.moved`);
+    fs.symlinkSync(outside, runGemini);
+    end();
+    expect(fs.existsSync(path.join(userGemini, 'id_ed25519'))).toBe(false);
+
+    const second = planted();
+    fs.mkdirSync(path.join(second.runGemini, 'commands'));
+    fs.symlinkSync(path.join(outside, 'id_ed25519'), path.join(second.runGemini, 'commands', 'key'));
+    fs.writeFileSync(path.join(second.runGemini, 'commands', 'mine.toml'), 'prompt = "hi"\n');
+    second.end();
+    expect(fs.readdirSync(path.join(second.userGemini, 'commands'))).toEqual(['mine.toml']);
+  });
+
+  it('does not block on a FIFO in place of the registry, in the run\'s .gemini or the user\'s', () => {
+    for (const where of ['run', 'user'] as const) {
+      const { userGemini, runGemini, end } = planted();
+      fs.rmSync(path.join(runGemini, 'projects.json'));
+      if (where === 'run') execFileSync('mkfifo', [path.join(runGemini, 'projects.json')]);
+      else {
+        fs.writeFileSync(path.join(runGemini, 'projects.json'), JSON.stringify({ projects: { '/work': 'work' } }));
+        fs.rmSync(path.join(userGemini, 'projects.json'));
+        execFileSync('mkfifo', [path.join(userGemini, 'projects.json')]);
+      }
+      const fifo = path.join(where === 'run' ? runGemini : userGemini, 'projects.json');
+      const release = releaseLater(fifo, 2_000);
+      const started = Date.now();
+      end();
+      release.kill();
+      expect(Date.now() - started).toBeLessThan(1_000);
+    }
+  });
+
+  it("does not block on, or copy into the run's settings, a user settings.json that is a FIFO or a link", () => {
+    const userHome = dir();
+    const userGemini = path.join(userHome, '.gemini');
+    fs.mkdirSync(userGemini);
+    const server = () => ({ url: 'http://127.0.0.1:7321/mcp', key: 'stw_run', configDir: dir(), atEnd: [] as (() => void)[] });
+    // Another CLI's login, which this run's sandbox hides from it.
+    const login = path.join(dir(), 'auth.json');
+    fs.writeFileSync(login, JSON.stringify({ OPENAI_API_KEY: 'sk-the-users-own' }));
+    fs.symlinkSync(login, path.join(userGemini, 'settings.json'));
+    const linked = geminiHomeWithSteward(server(), { GEMINI_CLI_HOME: userHome });
+    if (linked !== undefined) expect(fs.readFileSync(path.join(linked, '.gemini/settings.json'), 'utf8')).not.toContain('sk-the-users-own');
+
+    fs.rmSync(path.join(userGemini, 'settings.json'));
+    execFileSync('mkfifo', [path.join(userGemini, 'settings.json')]);
+    const release = releaseLater(path.join(userGemini, 'settings.json'), 2_000);
+    const started = Date.now();
+    geminiHomeWithSteward(server(), { GEMINI_CLI_HOME: userHome });
+    release.kill();
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

@@ -1,18 +1,28 @@
 // The probe of an ACP agent: its command found on PATH, then started and asked `initialize`, which
 // names the agent and says whether it can load sessions (`acp:gemini-cli 0.61.0 · loads sessions`).
+// It starts in the place the probe opens for it (probe.ts: an empty private folder, in the instance's
+// sandbox if it has one), never in the workspace.
 import path from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { type AcpAgent, acpEnv, acpStream, errorText, initializeRequest } from './acp-agent';
 import { spawnAgent, within } from './agent-spawn';
 import { findExecutable } from './find-executable';
+import type { ProbePlace, ProbeResult } from './probe';
 
-type ProbeResult = { ok: true; imageTag: string } | { ok: false; reason: string };
-
-export async function probeAcp(agent: AcpAgent, workspaceDir: string, timeoutMs: number, envAllow: readonly string[]): Promise<ProbeResult> {
+export async function probeAcp(
+  agent: AcpAgent,
+  inPlace: (check: (place: ProbePlace) => Promise<ProbeResult>) => Promise<ProbeResult>,
+  timeoutMs: number,
+  envAllow: readonly string[],
+): Promise<ProbeResult> {
   const env = acpEnv(agent, envAllow);
   if (!findExecutable(agent.command, env.PATH)) return { ok: false, reason: `${agent.command} was not found on PATH; install it or set the agent's command to its full path.` };
+  return inPlace((place) => initialize(agent, env, place, timeoutMs));
+}
+
+async function initialize(agent: AcpAgent, env: NodeJS.ProcessEnv, place: ProbePlace, timeoutMs: number): Promise<ProbeResult> {
   const commandLine = [agent.command, ...(agent.args ?? [])].join(' ');
-  const { child, tree, stderr, stopWatching } = spawnAgent(agent.command, agent.args ?? [], env, { env: {}, workspaceDir, sandbox: undefined });
+  const { child, tree, stderr, stopWatching } = spawnAgent(agent.command, agent.args ?? [], env, { env: {}, workspaceDir: place.cwd, sandbox: place.sandbox });
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   child.on('error', () => {}); // the request below fails as the stream closes
   try {

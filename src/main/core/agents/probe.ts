@@ -3,10 +3,13 @@
 // `custom:cat`); an OpenAI-compatible endpoint reachable with the model listed (`ollama:qwen3:8b`).
 // A preset that cannot run as configured (Claude Code as root, a CLI that answers `--version` with
 // a usage error) is an error with the remedy, before a run finds out.
+// A probe starts the agent's own program, so it runs where a run would (in the instance's sandbox,
+// when it has one) but never from the workspace: from an empty private folder (a ProbePlace).
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import type { AgentConfig, SandboxConfig } from '../../../shared/contract';
 import { sandboxSupport, sandboxWords } from '../sandbox/host-support';
+import type { SandboxRun } from '../sandbox/sandbox-run';
 import { probeAcp } from './acp-probe';
 import { agentEnvironment } from './agent-environment';
 import { findExecutable } from './find-executable';
@@ -19,13 +22,21 @@ const probeTimeoutMs = 20_000;
 
 export type ProbeResult = { ok: true; imageTag: string } | { ok: false; reason: string };
 
+/** Where a probe runs the agent: its working folder (empty, private) and the sandbox it runs in, if any; closed after. */
+export interface ProbePlace {
+  cwd: string;
+  sandbox: SandboxRun | undefined;
+  close(): Promise<void>;
+}
+
 /** What a CLI prints when it does not take the arguments it was given. */
 const usageError = /usage|unknown (option|argument|command|flag)|unrecogni[sz]ed|invalid (option|argument)|illegal option|unexpected argument/i;
 
 /** The CLI's version; `refusal` when it exits at once with a usage error instead, quoting it. */
-export function askVersion(file: string, env: NodeJS.ProcessEnv, cwd: string): Promise<{ version?: string; refusal?: string }> {
+export function askVersion(file: string, env: NodeJS.ProcessEnv, place: Pick<ProbePlace, 'cwd' | 'sandbox'>): Promise<{ version?: string; refusal?: string }> {
+  const started = place.sandbox ? place.sandbox.wrap(file, ['--version'], env) : { command: file, args: ['--version'], env };
   return new Promise((resolve) => {
-    const child = execFile(file, ['--version'], { env, cwd, timeout: probeTimeoutMs, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
+    const child = execFile(started.command, started.args, { env: { ...started.env, PWD: place.cwd }, cwd: place.cwd, timeout: probeTimeoutMs, maxBuffer: 64 * 1024 }, (error, stdout, stderr) => {
       const version = /\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?/.exec(`${stdout}\n${stderr}`)?.[0];
       if (version !== undefined || !error) return resolve({ version });
       const lines = stderr.split('\n').map((line) => line.trim()).filter(Boolean);
@@ -46,7 +57,7 @@ export function refusalOf(preset: string, env: NodeJS.ProcessEnv): string | unde
   return undefined;
 }
 
-async function probeCommand(agent: Extract<AgentConfig, { provider: 'command' }>, workspaceDir: string, sandbox: SandboxConfig): Promise<ProbeResult> {
+async function probeCommand(agent: Extract<AgentConfig, { provider: 'command' }>, openPlace: () => Promise<ProbePlace>, sandbox: SandboxConfig): Promise<ProbeResult> {
   const sandboxed = sandbox.mode === 'sandbox';
   const preset = agent.preset === 'custom' ? undefined : presets[agent.preset];
   const command = agent.command ?? preset?.command;
@@ -58,7 +69,7 @@ async function probeCommand(agent: Extract<AgentConfig, { provider: 'command' }>
   // In a sandbox Steward sets IS_SANDBOX=1 itself, since it is true.
   const refusal = sandboxed ? undefined : refusalOf(agent.preset, env);
   if (refusal !== undefined) return { ok: false, reason: refusal };
-  const { version, refusal: usage } = await askVersion(file, env, workspaceDir);
+  const { version, refusal: usage } = await inPlace(openPlace, (place) => askVersion(file, env, place));
   if (usage !== undefined) return { ok: false, reason: `${command} --version exited with a usage error: "${usage}"; check that the agent's command is the ${agent.preset} CLI.` };
   return { ok: true, imageTag: `${agent.preset}@${version ?? 'unknown'}` };
 }
@@ -90,22 +101,45 @@ async function probeOpenAi(agent: Extract<AgentConfig, { provider: 'openai' }>, 
   return { ok: true, imageTag: `${vendor}:${agent.model}` };
 }
 
+/** `probe` run in a place opened for it, and closed after whatever happens. */
+async function inPlace<T>(openPlace: () => Promise<ProbePlace>, probe: (place: ProbePlace) => Promise<T>): Promise<T> {
+  const place = await openPlace();
+  try {
+    return await probe(place);
+  } finally {
+    await place.close();
+  }
+}
+
+export interface ProbeOptions {
+  sandbox: SandboxConfig;
+  /** Opens the place the agent's program is started in: an empty private folder, in the instance's sandbox if it has one. */
+  openPlace: () => Promise<ProbePlace>;
+  revealSecret: (name: string) => string | undefined;
+}
+
 /**
- * The agent and what it runs in: `claude-code@2.1.330 · sandbox (bubblewrap 0.8.0, limits by cgroup v2)` or `… · host`.
+ * The agent and what it runs in: `claude-code@2.1.330 · sandbox (bubblewrap 0.8.0)` or `… · host`.
  * A sandbox the machine cannot make is an error with its remedy, never a silent `host`.
  */
-export async function probeAgent(agent: AgentConfig, options: { workspaceDir: string; sandbox: SandboxConfig; revealSecret: (name: string) => string | undefined }): Promise<ProbeResult> {
+export async function probeAgent(agent: AgentConfig, options: ProbeOptions): Promise<ProbeResult> {
   const sandboxed = options.sandbox.mode === 'sandbox';
   const support = sandboxed ? await sandboxSupport() : undefined;
   if (support && !support.ok) return { ok: false, reason: support.reason };
-  const result = await probeBare(agent, options);
+  let result: ProbeResult;
+  try {
+    result = await probeBare(agent, options);
+  } catch (error) {
+    // The place could not be opened (a full disk, the sandbox's proxy failing to listen).
+    return { ok: false, reason: `The agent could not be started to check it: ${(error as Error).message}` };
+  }
   if (!result.ok) return result;
   return { ok: true, imageTag: `${result.imageTag} · ${support?.ok ? `sandbox (${sandboxWords(support)})` : 'host'}` };
 }
 
-function probeBare(agent: AgentConfig, options: { workspaceDir: string; sandbox: SandboxConfig; revealSecret: (name: string) => string | undefined }): Promise<ProbeResult> {
-  if (agent.provider === 'command') return probeCommand(agent, options.workspaceDir, options.sandbox);
-  if (agent.provider === 'acp') return probeAcp(agent, options.workspaceDir, probeTimeoutMs, options.sandbox.envAllow);
+function probeBare(agent: AgentConfig, options: ProbeOptions): Promise<ProbeResult> {
+  if (agent.provider === 'command') return probeCommand(agent, options.openPlace, options.sandbox);
+  if (agent.provider === 'acp') return probeAcp(agent, (check) => inPlace(options.openPlace, check), probeTimeoutMs, options.sandbox.envAllow);
   const apiKey = agent.apiKeyRef === undefined ? undefined : options.revealSecret(agent.apiKeyRef);
   if (agent.apiKeyRef !== undefined && apiKey === undefined) {
     return Promise.resolve({ ok: false, reason: `No secret named ${agent.apiKeyRef} is stored; add it (PUT /api/secrets/${agent.apiKeyRef}) or change apiKeyRef.` });

@@ -5,6 +5,8 @@
 // missed more than can be replayed gets a `reset` event and should reload instead. A `heartbeat`
 // comes every heartbeatMs. A reader that falls behind, or stops reading, is sent `overflow` and
 // closed (sse-writer.ts); a key (or browser session) has at most streamsPerCredential streams open.
+// A stream is held by the credential that opened it (credential-holds.ts): when the key is revoked,
+// or the run whose key it is ends, the stream gets a `revoked` event and is closed at once.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { operations } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
@@ -19,7 +21,6 @@ const maxReplay = 10_000;
 
 export function registerEventStream(app: FastifyInstance, services: Services, limits: HttpLimits): void {
   const open = new Set<FastifyReply>();
-  const perCredential = new Map<string, number>();
   // A replay larger than this would overflow a reader that is keeping up: `reset` instead.
   const replayBudgetBytes = Math.floor(limits.streamBufferBytes / 2);
   app.addHook('preClose', (done) => {
@@ -32,8 +33,7 @@ export function registerEventStream(app: FastifyInstance, services: Services, li
     // Every instance's lines and runs: not for a run's key, which reaches its own instance only.
     authorize(caller, operations['events.stream']);
     const { query } = parseInput(operations['events.stream'], { params: {}, query: request.query });
-    const credential = caller.credential ?? 'anonymous';
-    const streams = perCredential.get(credential) ?? 0;
+    const streams = caller.credential === undefined ? 0 : services.holds.count(caller.credential, 'events');
     if (streams >= limits.streamsPerCredential) {
       throw new AppError('too_many_streams', `This key already has ${streams} event streams open, at most ${limits.streamsPerCredential} at once: close one, or share one.`, {
         headers: { 'retry-after': '5' },
@@ -46,17 +46,15 @@ export function registerEventStream(app: FastifyInstance, services: Services, li
     reply.hijack();
     const out = reply.raw;
     out.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    perCredential.set(credential, streams + 1);
     open.add(reply);
     let unsubscribe = () => {};
     const writer = createSseWriter(out, limits.streamBufferBytes, () => {
       clearInterval(heartbeat);
       unsubscribe();
       open.delete(reply);
-      const left = (perCredential.get(credential) ?? 1) - 1;
-      if (left > 0) perCredential.set(credential, left);
-      else perCredential.delete(credential);
+      forget();
     });
+    const forget = services.holds.hold(caller, 'events', () => writer.finish(named('revoked', { reason: 'the key that opened this stream was revoked, or its run ended' })));
     // Declared after the writer that clears it: its end comes from a 'close' event, never synchronously.
     const heartbeat = setInterval(() => {
       writer.checkStalled();

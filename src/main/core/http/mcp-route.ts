@@ -2,9 +2,10 @@
 // behind the same API-key check as the contract's routes; the key (its scope, a run's key its run)
 // decides which tools it sees and may call. The SDK writes the response itself; it is loaded at the
 // first request, so a daemon nobody asks over MCP starts without it. A body that is not JSON text is
-// answered as JSON-RPC says (-32700), not in the REST error shape.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Caller } from '../caller';
+// answered as JSON-RPC says (-32700), not in the REST error shape. Each open request (a GET's stream,
+// a tool call under way) is held by its key (credential-holds.ts) and cut off when the key is
+// revoked or its run ends.
+import type { FastifyInstance } from 'fastify';
 import { createDispatch } from '../dispatch';
 import type { Handlers } from '../handlers';
 import type { Services } from '../services';
@@ -16,7 +17,6 @@ const parseErrorCode = -32700;
 
 export async function registerMcpRoute(app: FastifyInstance, services: Services, handlers: Handlers, logger: Logger): Promise<void> {
   const dispatch = createDispatch(handlers, { route: services.route, reach: services.runKeyReach });
-  const callers = new WeakMap<FastifyRequest, Caller>();
   const handleError = createErrorHandler(logger);
   await app.register(async (scope) => {
     scope.setErrorHandler((error: Error, request, reply) => {
@@ -27,19 +27,22 @@ export async function registerMcpRoute(app: FastifyInstance, services: Services,
     scope.route({
       method: ['POST', 'GET', 'DELETE'],
       url: '/mcp',
-      onRequest: async (request) => {
-        callers.set(request, services.access.authenticate(request.headers));
-      },
+      // Refused before its body is read.
+      onRequest: async (request) => void services.access.authenticate(request.headers),
       handler: async (request, reply) => {
         const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
           import('../mcp-server'),
           import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
         ]);
-        const server = createMcpServer(dispatch, callers.get(request) ?? { scope: 'read' });
+        // Asked again: the key may have been revoked while the body came in or the SDK loaded.
+        const caller = services.access.authenticate(request.headers);
+        const server = createMcpServer(dispatch, caller);
         // Plain JSON answers: a stateless server has nothing to stream, and SSE framing costs each call.
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         reply.hijack();
+        const forget = services.holds.hold(caller, 'mcp', () => reply.raw.destroy());
         reply.raw.on('close', () => {
+          forget();
           void transport.close();
           void server.close();
         });

@@ -33,6 +33,8 @@ export interface SseWriter {
   write(text: string): boolean;
   /** Called at each heartbeat: a backlog that has not drained since the last one is a reader that stopped. */
   checkStalled(): void;
+  /** Ends the stream now, `event` last (its credential was revoked, say), and closes its connection. */
+  finish(event: string): void;
   readonly ended: boolean;
 }
 
@@ -63,17 +65,21 @@ export function createSseWriter(out: ServerResponse, maxBufferedBytes: number, o
     out.write(text);
   }
 
-  function overflow(why: string): void {
-    const buffered = out.writableLength;
+  /** Ends the stream with `event` last (after what waits, when `keepPending`), and then its connection. */
+  function endWith(event: string, keepPending: boolean): void {
+    const waiting = keepPending ? pending.join('') : '';
     end();
-    const event = named('overflow', { reason: `${why}; reconnect and reload what is shown`, bufferedBytes: buffered });
     // The connection closes too once the reader has what was written: it is not kept alive for
     // another request. (A finished response has let go of its socket: hold it here.)
     const socket = out.socket;
-    out.end(event, () => socket?.end());
+    out.end(waiting + event, () => socket?.end());
     const timer = setTimeout(() => socket?.destroy(), overflowGraceMs);
     timer.unref();
     socket?.once('close', () => clearTimeout(timer));
+  }
+
+  function overflow(why: string): void {
+    endWith(named('overflow', { reason: `${why}; reconnect and reload what is shown`, bufferedBytes: out.writableLength }), false);
   }
 
   return {
@@ -96,6 +102,9 @@ export function createSseWriter(out: ServerResponse, maxBufferedBytes: number, o
       if (behind && behindAtLastCheck && !drained) overflow('the client has read nothing since the last heartbeat');
       behindAtLastCheck = behind;
       drained = false;
+    },
+    finish(event) {
+      if (!ended) endWith(event, true);
     },
     get ended() {
       return ended;

@@ -11,8 +11,9 @@ import type { AgentConfig, Instance, Run } from '../../../shared/contract';
 import { acpEnv } from '../agents/acp-agent';
 import { agentEnvironment } from '../agents/agent-environment';
 import { AgentUnavailable, agentEnv } from '../agents/command-agent';
+import type { ProbePlace } from '../agents/probe';
 import { presets } from '../agents/presets';
-import type { StewardServer } from '../agents/steward-server';
+import { type StewardServer, createRunDir, leftoverRunDirs, removeRunDir } from '../agents/steward-server';
 import { readSettings } from '../settings';
 import { carriedFiles, footprintName } from '../sandbox/agent-footprint';
 import { agentHomeOf, prepareAgentHome } from '../sandbox/agent-state';
@@ -81,7 +82,7 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
   prepareEtcSecrets();
   return {
     /** The run's sandbox, or undefined when its instance runs open. */
-    async open(run: Run, instance: Instance, steward: StewardServer | undefined, onDenied: (denial: Denial) => void): Promise<SandboxRun | undefined> {
+    async open(run: Pick<Run, 'id'>, instance: Instance, steward: StewardServer | undefined, onDenied: (denial: Denial) => void): Promise<SandboxRun | undefined> {
       if (instance.sandbox.mode !== 'sandbox') return undefined;
       const support = await sandboxSupport();
       if (!support.ok) throw new AgentUnavailable(support.reason);
@@ -116,7 +117,41 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
         throw error instanceof SandboxRefused ? new AgentUnavailable(error.message) : error;
       }
     },
+
+    /**
+     * Where the instance's agent is probed (`--version`, ACP's initialize): an empty private folder
+     * as its working folder, never the workspace, where a run may have left what a CLI or its
+     * launcher picks up from there (a `node_modules/.bin/node`, a local bin npx prefers, a project
+     * config); inside the instance's sandbox when it has one, opened as for a run with that folder
+     * in the workspace's place and no Steward tools. `probeId` names its folders as a run's id does.
+     */
+    async openForProbe(instance: Instance, probeId: string): Promise<ProbePlace> {
+      const cwd = createRunDir(deps.runsDir, probeId);
+      let sandbox: SandboxRun | undefined;
+      try {
+        sandbox = await this.open({ id: probeId }, { ...instance, workspaceDir: cwd }, undefined, () => {});
+      } catch (error) {
+        removeRunDir(cwd);
+        throw error;
+      }
+      return {
+        cwd,
+        sandbox,
+        async close() {
+          await sandbox?.close();
+          removeRunDir(cwd);
+        },
+      };
+    },
   };
+}
+
+/** A probe's id, which its private folders start with (`probe-ins_…`, `probe-detect`). */
+export const probeIdOf = (name: string) => `probe-${name}`;
+
+/** At start: the folders of probes Steward stopped in the middle of. */
+export function removeLeftoverProbeDirs(runsDir: string): void {
+  for (const dir of leftoverRunDirs(runsDir, 'probe')) removeRunDir(dir);
 }
 
 /** The feed's line for a refused connection, with the fix when one would work (the decision names it: network-rules.ts). */

@@ -1,10 +1,12 @@
-// API keys: made here (shown once), checked here on every management request.
+// API keys: made here (shown once), checked here on every management request. A revoked key (and a
+// run's key, deleted as its run ends) also ends what it holds open (credential-holds.ts).
 import { timingSafeEqual } from 'node:crypto';
 import { type ApiKey, type Scope, apiKeyPrefix } from '../../../shared/contract';
 import type { Caller } from '../caller';
 import { AppError } from '../../../shared/errors';
 import { newId, randomToken, sha256Hex } from '../ids';
 import { type ServiceContext, isoNow } from './context';
+import type { CredentialHolds } from './credential-holds';
 
 /** lastUsedAt is refreshed at most this often, so reads do not turn into a write each. */
 const touchIntervalMs = 60_000;
@@ -12,7 +14,7 @@ const touchIntervalMs = 60_000;
 const unauthorized = (message: string) =>
   new AppError('unauthorized', message, { headers: { 'www-authenticate': 'Bearer realm="steward"' } });
 
-export function createApiKeysService(context: ServiceContext) {
+export function createApiKeysService(context: ServiceContext, holds: CredentialHolds) {
   const { store } = context;
 
   return {
@@ -33,13 +35,25 @@ export function createApiKeysService(context: ServiceContext) {
       return key;
     },
 
-    /** Ends a run's key; null: every run's key (at start, none is running). */
-    revokeForRun: (runId: string | null): void => store.apiKeys.deleteForRuns(runId),
+    /** Ends a run's key and what it holds open; null: every run's key (at start, none is running). */
+    revokeForRun(runId: string | null): void {
+      store.apiKeys.deleteForRuns(runId);
+      holds.releaseRuns(runId);
+    },
 
     list: (): ApiKey[] => store.apiKeys.listActive(),
 
+    /** Of these credentials, the API keys no longer active (revoked, or a run's deleted); other credentials are not keys. */
+    revokedAmong(credentials: string[]): string[] {
+      const keys = credentials.filter((credential) => credential.startsWith('key_'));
+      if (keys.length === 0) return [];
+      const active = new Set(store.apiKeys.activeHashes().map((key) => key.id));
+      return keys.filter((key) => !active.has(key));
+    },
+
     revoke(id: string): void {
       if (!store.apiKeys.revoke(id, isoNow(context))) throw new AppError('not_found', `No active API key ${id}.`);
+      holds.releaseCredential(id);
     },
 
     /** Who the key an Authorization header carries is; 401 otherwise. */

@@ -1,5 +1,7 @@
 // All services, wired to one context.
+import path from 'node:path';
 import { adminCaller } from '../caller';
+import { createRunSandboxes, probeIdOf, removeLeftoverProbeDirs } from '../runner/run-sandbox';
 import { createRunner } from '../runner/runner';
 import { createScheduler } from '../scheduler/scheduler';
 import { createSecretBox } from '../secrets';
@@ -11,6 +13,7 @@ import { createApiKeysService } from './api-keys';
 import { createApprovalsService } from './approvals';
 import { createAutomationsService } from './automations';
 import { createCommitBatcher } from './commit-batcher';
+import { createCredentialHolds } from './credential-holds';
 import type { ServiceContext } from './context';
 import { createDeliveriesService } from './deliveries';
 import { createDeliveryLog } from './delivery-log';
@@ -40,7 +43,9 @@ export function createServices(context: ServiceContext) {
   const { store } = context;
   const box = createSecretBox(context.dataDir);
   const secrets = createSecretsService(context, box);
-  const apiKeys = createApiKeysService(context);
+  // What keys hold open ends with them; `apiKeys` is made next, and asked only later.
+  const holds = createCredentialHolds({ revokedAmong: (credentials) => apiKeys.revokedAmong(credentials) });
+  const apiKeys = createApiKeysService(context, holds);
   const revealSecret = (name: string) => secrets.reveal(name);
   const runner = createRunner({
     store,
@@ -64,7 +69,16 @@ export function createServices(context: ServiceContext) {
   // Decision links work from a phone: through the tunnel while it is up.
   const approvals = createApprovalsService(context, { runsQueued, linkBase: () => tunnel.publicUrl() ?? linkBase(context) });
   approvals.useHooks({ waiting: (runId, waiting) => runner.waiting(runId, waiting) });
-  const instances = createInstancesService(context, { revealSecret, runsQueued, cancelRun: (id) => void runner.cancel(id) });
+  // Probes start the agent's program as a run would, in a private folder of their own where the runs keep theirs.
+  const runsDir = path.join(context.dataDir, 'runs');
+  removeLeftoverProbeDirs(runsDir);
+  const probeSandboxes = createRunSandboxes({ store, dataDir: context.dataDir, runsDir, publicUrl: () => tunnel.publicUrl() });
+  const instances = createInstancesService(context, {
+    revealSecret,
+    runsQueued,
+    cancelRun: (id) => void runner.cancel(id),
+    openProbePlace: (instance) => probeSandboxes.openForProbe(instance, probeIdOf(instance.id)),
+  });
   const webhookDirectory = createWebhookDirectory(context.store);
   const scheduler = createScheduler({ store, clock: context.clock, logger: context.logger, onRunsQueued: runsQueued });
   const tunnel = createTunnel({
@@ -111,7 +125,7 @@ export function createServices(context: ServiceContext) {
   return {
     storage: store.storage,
     activity,
-    agents: createAgentDetector({ workDir: context.dataDir }),
+    agents: createAgentDetector({ runsDir }),
     settings: createSettingsService(context, runsQueued),
     live,
     remotes,
@@ -142,6 +156,7 @@ export function createServices(context: ServiceContext) {
     spend: (automationId: string) => automationSpend(store, automationId, context.now()),
     webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, box),
     apiKeys,
+    holds,
     access: createWebAccess(context, apiKeys),
     triggers,
     deliveries: createDeliveriesService(context, triggers, deliveryLog),

@@ -8,7 +8,7 @@ import { type AgentConfig, type Budget, type Instance, type Permissions, bypassP
 import { AppError } from '../../../shared/errors';
 import { askProblem } from '../../../shared/agent-permissions';
 import { withoutEnvValues } from '../../../shared/env-values';
-import { type ProbeResult, probeAgent } from '../agents/probe';
+import { type ProbePlace, type ProbeResult, probeAgent } from '../agents/probe';
 import { agentHomeOf } from '../sandbox/agent-state';
 import { newId } from '../ids';
 import { readSettings } from '../settings';
@@ -78,6 +78,8 @@ export interface InstanceLifecycleDeps {
   runsQueued: () => void;
   /** Cancels a running run. */
   cancelRun: (runId: string) => void;
+  /** Where the instance's agent is probed: an empty private folder, in the instance's sandbox when it has one. */
+  openProbePlace: (instance: Instance) => Promise<ProbePlace>;
 }
 
 export function createInstancesService(context: ServiceContext, deps: InstanceLifecycleDeps) {
@@ -122,7 +124,7 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
     let result: ProbeResult;
     try {
       await fs.mkdir(instance.workspaceDir, { recursive: true, mode: 0o700 });
-      result = await probeAgent(instance.agent, { workspaceDir: instance.workspaceDir, sandbox: instance.sandbox, revealSecret: deps.revealSecret });
+      result = await probeAgent(instance.agent, { sandbox: instance.sandbox, openPlace: () => deps.openProbePlace(instance), revealSecret: deps.revealSecret });
     } catch (error) {
       result = { ok: false, reason: `The workspace ${instance.workspaceDir} cannot be made: ${(error as Error).message}` };
     }

@@ -6,12 +6,14 @@
 // which is a copy of the user's with Steward's server added. Sessions go where the user's are (tmp/
 // and history/ are linked), and what Gemini wrote anew in the run's .gemini (its project registry,
 // saved by rename, so never through a link) is kept in the user's when the run ends: a later run
-// still finds and resumes them. What a run wrote is read as such (readRunWrittenFile: no FIFO stalls
-// Steward).
+// still finds and resumes them.
+// Both .gemini folders are the run's to write: what Steward reads there may be a link or a FIFO
+// (run-written-file.ts reads it without following or blocking), and what it writes there never goes
+// through a link the run planted.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readRunWrittenFile } from '../../run-written-file';
+import { copyRunWrittenTree, readRunWrittenFile, replaceRunReachableFile } from '../../run-written-file';
 import { readStateFile, writeStateFile } from '../../sandbox/agent-state';
 import { type StewardServer, bearer, stewardServerName } from '../steward-server';
 import { asRecord } from './common';
@@ -73,10 +75,15 @@ export function geminiHomeWithSteward(server: StewardServer, env: NodeJS.Process
   const userGemini = path.join(env.GEMINI_CLI_HOME || os.homedir(), '.gemini');
   const settingsFile = path.join(userGemini, 'settings.json');
   let settings: Record<string, unknown> = {};
-  try {
-    if (fs.existsSync(settingsFile)) settings = asRecord(JSON.parse(stripJsonComments(fs.readFileSync(settingsFile, 'utf8'))));
-  } catch {
-    return undefined;
+  if (fs.lstatSync(settingsFile, { throwIfNoEntry: false })) {
+    // A link (to another CLI's login, say) or a FIFO is not settings Steward copies into the run's reach.
+    const text = readRunWrittenFile(settingsFile);
+    if (text === undefined) return undefined;
+    try {
+      settings = asRecord(JSON.parse(stripJsonComments(text)));
+    } catch {
+      return undefined;
+    }
   }
   const home = path.join(server.configDir, 'gemini-home');
   const runGemini = path.join(home, '.gemini');
@@ -91,20 +98,31 @@ export function geminiHomeWithSteward(server: StewardServer, env: NodeJS.Process
   return home;
 }
 
+/** A real folder, not a link to one: the run could have replaced its own .gemini (or the home above it) with a link. */
+const isFolder = (folder: string) => fs.lstatSync(folder, { throwIfNoEntry: false })?.isDirectory() === true;
+
+/** The projects a registry lists; none when it is not a regular file of JSON. */
+function projectsIn(file: string): Record<string, unknown> {
+  try {
+    return asRecord(asRecord(JSON.parse(readRunWrittenFile(file) ?? '{}')).projects);
+  } catch {
+    return {};
+  }
+}
+
 /** Moves what the run's Gemini wrote anew into the user's .gemini; the project registry is merged. */
 function keepWhatGeminiWrote(runGemini: string, userGemini: string): void {
-  for (const entry of fs.readdirSync(runGemini)) {
-    const written = path.join(runGemini, entry);
-    if (entry === 'settings.json' || fs.lstatSync(written).isSymbolicLink()) continue;
-    const kept = path.join(userGemini, entry);
-    if (entry === 'projects.json') {
-      const projects = (file: string) => asRecord(parseSettings(readRunWrittenFile(file))?.projects);
-      const merged = { projects: { ...projects(kept), ...projects(written) } };
-      const partial = `${kept}.${process.pid}.tmp`;
-      fs.writeFileSync(partial, JSON.stringify(merged, null, 2));
-      fs.renameSync(partial, kept);
-    } else if (!fs.existsSync(kept)) {
-      fs.cpSync(written, kept, { recursive: true });
+  if (!isFolder(path.dirname(runGemini)) || !isFolder(runGemini) || !isFolder(userGemini)) return;
+  for (const entry of fs.readdirSync(runGemini, { withFileTypes: true })) {
+    // Links are the user's own entries; FIFOs, sockets and devices are nothing of Gemini's.
+    if (entry.name === 'settings.json' || !(entry.isFile() || entry.isDirectory())) continue;
+    const written = path.join(runGemini, entry.name);
+    const kept = path.join(userGemini, entry.name);
+    if (entry.name === 'projects.json') {
+      const merged = { projects: { ...projectsIn(kept), ...projectsIn(written) } };
+      replaceRunReachableFile(kept, JSON.stringify(merged, null, 2), 0o644);
+    } else {
+      copyRunWrittenTree(written, kept);
     }
   }
 }

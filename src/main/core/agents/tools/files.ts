@@ -1,10 +1,15 @@
 // read_file, write_file and list_files, confined to the workspace: a path that leads out of it,
-// directly or through a symbolic link, is refused.
+// directly or through a symbolic link, is refused. For a sandboxed run a process inside its sandbox
+// does the reading and writing (files-inside.ts), so the sandbox's rules hold for the tools too;
+// otherwise Steward does, opening each file without following a link or blocking (files-host.ts).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type Tool, ToolError, capText, numberArg, stringArg } from './tool';
+import { listInside, readInside, writeInside } from './files-inside';
+import { isInside, listOnHost, readOnHost, writeOnHost } from './files-host';
+import { type Tool, type ToolContext, ToolError, capText, numberArg, stringArg } from './tool';
 
 const maxReadChars = 200_000;
+const maxReadBytes = 1024 * 1024;
 const maxWriteBytes = 5 * 1024 * 1024;
 const maxEntries = 1_000;
 
@@ -26,11 +31,13 @@ export async function insideWorkspace(workspaceDir: string, target: string): Pro
     }
   }
   const resolved = path.join(existing, rest);
-  const relative = path.relative(root, resolved);
-  if (relative.startsWith('..') || path.isAbsolute(relative)) {
-    throw new ToolError(`${target} is outside the workspace; paths must stay inside ${workspaceDir}.`);
-  }
+  if (!isInside(root, resolved)) throw new ToolError(`${target} is outside the workspace; paths must stay inside ${workspaceDir}.`);
   return resolved;
+}
+
+/** The workspace's real path, and the file `target` names in it. */
+async function located(context: ToolContext, target: string): Promise<{ root: string; file: string }> {
+  return { root: await fs.realpath(context.workspaceDir), file: await insideWorkspace(context.workspaceDir, target) };
 }
 
 const pathParameter = { type: 'string', description: 'A path relative to the workspace' };
@@ -40,9 +47,13 @@ export const fileTools: Tool[] = [
     name: 'read_file',
     description: 'Read a text file in the workspace.',
     parameters: { type: 'object', properties: { path: pathParameter }, required: ['path'], additionalProperties: false },
-    async run(args, { workspaceDir }) {
-      const file = await insideWorkspace(workspaceDir, stringArg(args, 'path'));
-      return capText(await fs.readFile(file, 'utf8'), maxReadChars);
+    async run(args, context) {
+      const shown = stringArg(args, 'path');
+      const { root, file } = await located(context, shown);
+      const { sandbox } = context;
+      const { bytes, more } = sandbox ? await readInside({ ...context, sandbox }, file, shown, maxReadBytes) : await readOnHost(root, file, shown, maxReadBytes);
+      const text = capText(bytes.toString('utf8'), maxReadChars);
+      return more ? `${text}\n… [only the first ${maxReadBytes / 1024 / 1024} MiB of ${shown} was read]` : text;
     },
   },
   {
@@ -55,13 +66,15 @@ export const fileTools: Tool[] = [
       required: ['path', 'content'],
       additionalProperties: false,
     },
-    async run(args, { workspaceDir }) {
-      const file = await insideWorkspace(workspaceDir, stringArg(args, 'path'));
+    async run(args, context) {
+      const shown = stringArg(args, 'path');
       const content = stringArg(args, 'content');
       if (Buffer.byteLength(content) > maxWriteBytes) throw new ToolError('The content is larger than 5 MiB.');
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(file, content);
-      return `Wrote ${Buffer.byteLength(content)} bytes to ${path.relative(await fs.realpath(workspaceDir), file)}.`;
+      const { root, file } = await located(context, shown);
+      const { sandbox } = context;
+      if (sandbox) await writeInside({ ...context, sandbox }, file, shown, content);
+      else await writeOnHost(root, file, shown, content);
+      return `Wrote ${Buffer.byteLength(content)} bytes to ${path.relative(root, file)}.`;
     },
   },
   {
@@ -72,13 +85,15 @@ export const fileTools: Tool[] = [
       properties: { path: { ...pathParameter, default: '.' }, limit: { type: 'integer', minimum: 1, maximum: maxEntries, default: 200 } },
       additionalProperties: false,
     },
-    async run(args, { workspaceDir }) {
-      const folder = await insideWorkspace(workspaceDir, stringArg(args, 'path', '.'));
+    async run(args, context) {
+      const shown = stringArg(args, 'path', '.');
+      const { root, file: folder } = await located(context, shown);
       const limit = numberArg(args, 'limit', 200, 1, maxEntries);
-      const entries = (await fs.readdir(folder, { withFileTypes: true })).map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
-      const shown = entries.slice(0, limit);
-      if (entries.length > limit) shown.push(`… and ${entries.length - limit} more`);
-      return shown.length > 0 ? shown.join('\n') : '(empty)';
+      const { sandbox } = context;
+      const entries = (sandbox ? await listInside({ ...context, sandbox }, folder, shown) : await listOnHost(root, folder, shown)).sort();
+      const listed = entries.slice(0, limit);
+      if (entries.length > limit) listed.push(`… and ${entries.length - limit} more`);
+      return listed.length > 0 ? listed.join('\n') : '(empty)';
     },
   },
 ];
