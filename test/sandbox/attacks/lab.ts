@@ -25,6 +25,8 @@ export interface Lab {
   t: TestCore;
   /** The user's home: HOME of the process that started Steward. */
   home: string;
+  /** Where the moved stores (and a backup no variable names) are: a /srv of the machine's. */
+  srv: string;
   /** Stores moved out of home by their variable (name → path), set in the daemon's environment. */
   moved: Record<string, string>;
   /** A folder no sandbox may write: a probe that escaped leaves its mark here. */
@@ -126,6 +128,7 @@ export async function openLab(options: { daemonEnv?: Record<string, string> } = 
   const lab: Lab = {
     t,
     home,
+    srv,
     moved,
     outside,
     secrets,
@@ -141,12 +144,12 @@ export async function openLab(options: { daemonEnv?: Record<string, string> } = 
       return settled(t, (started.body.run as Run).id, timeoutMs);
     },
     async said(run) {
-      const messages = (await t.api('GET', `/api/runs/${run.id}/messages?limit=500`)).body.messages as { role: string; content: string }[];
+      const messages = (await t.api('GET', `/api/runs/${run.id}/messages?limit=1000`)).body.messages as { role: string; content: string }[];
       const lines = messages.filter((message) => message.role === 'assistant').flatMap((message) => message.content.split('\n'));
       return Object.fromEntries(lines.filter((line) => line.includes(': ')).map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]));
     },
     async transcript(run) {
-      const messages = (await t.api('GET', `/api/runs/${run.id}/messages?limit=500`)).body.messages as { content: string }[];
+      const messages = (await t.api('GET', `/api/runs/${run.id}/messages?limit=1000`)).body.messages as { content: string }[];
       const again = (await t.api('GET', `/api/runs/${run.id}`)).body.run as Run;
       return [...messages.map((message) => message.content), again.error ?? ''].join('\n');
     },
