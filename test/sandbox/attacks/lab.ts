@@ -74,6 +74,9 @@ function furnish(home: string, srv: string, secrets: Map<string, string>): Recor
     '.config/acme-deploy/token': (s) => `${s}\n`,
     '.cargo/credentials.toml': (s) => `[registry]\ntoken = "${s}"\n`,
     '.m2/settings.xml': (s) => `<settings><servers><server><password>${s}</password></server></servers></settings>\n`,
+    // The CLIs' logins: each CLI's own, no other's.
+    '.claude/.credentials.json': (s) => `{"claudeAiOauth":{"accessToken":"${s}"}}\n`,
+    '.gemini/oauth_creds.json': (s) => `{"access_token":"${s}"}\n`,
   };
   for (const [file, content] of Object.entries(inHome)) {
     const secret = marker(path.basename(file));
@@ -83,6 +86,7 @@ function furnish(home: string, srv: string, secrets: Map<string, string>): Recor
   // The user's own agent configuration: a run must leave it as it is.
   plant(path.join(home, '.claude/settings.json'), '{"permissions":{"allow":[]}}\n', 0o644);
   plant(path.join(home, '.claude.json'), '{"numStartups":3,"mcpServers":{}}\n', 0o644);
+  plant(path.join(home, '.gemini/settings.json'), '{"ui":{"theme":"Default"}}\n', 0o644);
   plant(path.join(home, '.bashrc'), '# the user\'s shell\n', 0o644);
   // Stores moved by their variable, and a backup no variable names.
   const movedFiles: Record<string, [string, string]> = {
@@ -193,4 +197,20 @@ export async function listen(answer: string, host = '::'): Promise<Listener> {
 /** The lines of `said` whose value is not `expected`: a failure names every attack that worked. */
 export function notAsExpected(said: Record<string, string>, expected: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(expected).filter(([name, value]) => said[name] !== value).map(([name]) => [name, said[name] ?? '(not said)']));
+}
+
+/** Every file and link under `root` (or `root` itself when it is a file): relative path → content or link target. */
+export function snapshot(root: string): Record<string, string> {
+  const found: Record<string, string> = {};
+  const visit = (file: string) => {
+    const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+    if (!stat) return;
+    const name = path.relative(root, file) || '.';
+    if (stat.isSymbolicLink()) found[name] = `link to ${fs.readlinkSync(file)}`;
+    else if (stat.isDirectory()) for (const entry of fs.readdirSync(file)) visit(path.join(file, entry));
+    else if (stat.isFile()) found[name] = fs.readFileSync(file, 'utf8');
+    else found[name] = 'not a file';
+  };
+  visit(root);
+  return found;
 }
