@@ -37,25 +37,28 @@ function guarded(workspace: string): Record<string, string> {
 const changed = (before: Record<string, string>, after: Record<string, string>) => [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((file) => before[file] !== after[file]).sort();
 
 describe.skipIf(skip)("a sandboxed run's workspace", () => {
-  it('keeps what starts programs later as it was, and takes the run\'s other files', async () => {
-    const instance = await lab.instance({ provider: 'command', preset: 'custom', command: fixture('workspace-writes.sh') }, { mode: 'sandbox' });
-    const workspace = instance.workspaceDir;
-    fs.mkdirSync(workspace, { recursive: true });
-    // A project as a user has it: a git repository, the CLI's and the editor's settings, direnv.
-    expect(spawnSync('git', ['init', '-q', workspace]).status).toBe(0);
-    fs.mkdirSync(path.join(workspace, '.claude'));
-    fs.writeFileSync(path.join(workspace, '.claude/settings.json'), '{"permissions":{"deny":["Bash(rm:*)"]}}\n');
-    fs.mkdirSync(path.join(workspace, '.vscode'));
-    fs.writeFileSync(path.join(workspace, '.vscode/settings.json'), '{"editor.tabSize":2}\n');
-    fs.writeFileSync(path.join(workspace, '.envrc'), 'use nix\n');
-    fs.writeFileSync(path.join(workspace, '.git/hooks/pre-push.sample'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    const before = guarded(workspace);
+  const ways = { direct: 'written, appended, replaced or linked', swap: 'whose folder (.git, .claude, .vscode) is moved away and made anew' };
+  for (const [way, how] of Object.entries(ways)) {
+    it(`keeps what starts programs later as it was, ${how}, and takes the run's other files`, async () => {
+      const instance = await lab.instance({ provider: 'command', preset: 'custom', command: fixture('workspace-writes.sh') }, { mode: 'sandbox' }, way);
+      const workspace = instance.workspaceDir;
+      fs.mkdirSync(workspace, { recursive: true });
+      // A project as a user has it: a git repository, the CLI's and the editor's settings, direnv.
+      expect(spawnSync('git', ['init', '-q', workspace]).status).toBe(0);
+      fs.mkdirSync(path.join(workspace, '.claude'));
+      fs.writeFileSync(path.join(workspace, '.claude/settings.json'), '{"permissions":{"deny":["Bash(rm:*)"]}}\n');
+      fs.mkdirSync(path.join(workspace, '.vscode'));
+      fs.writeFileSync(path.join(workspace, '.vscode/settings.json'), '{"editor.tabSize":2}\n');
+      fs.writeFileSync(path.join(workspace, '.envrc'), 'use nix\n');
+      fs.writeFileSync(path.join(workspace, '.git/hooks/pre-push.sample'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+      const before = guarded(workspace);
 
-    const run = await lab.run(instance);
-    const said = await lab.said(run);
-    expect(said.done, `${run.status}: ${run.error ?? ''}`).toBe('yes');
-    expect(said['ordinary-file']).toBe('yes');
-    expect(fs.readFileSync(path.join(workspace, 'notes.md'), 'utf8')).toBe('my notes\n');
-    expect(changed(before, guarded(workspace)), JSON.stringify(said)).toEqual([]);
-  });
+      const run = await lab.run(instance, way);
+      const said = await lab.said(run);
+      expect(said.done, `${run.status}: ${run.error ?? ''}`).toBe(way);
+      expect(said['ordinary-file']).toBe('yes');
+      expect(fs.readFileSync(path.join(workspace, 'notes.md'), 'utf8')).toBe('my notes\n');
+      expect(changed(before, guarded(workspace)), JSON.stringify(said)).toEqual([]);
+    });
+  }
 });
