@@ -53,7 +53,7 @@ describe.skipIf(skip)("the user's own CLI configuration", () => {
       const said = report(instance);
       expect(said.done, `the CLI ran (${run.status}: ${run.error ?? ''})`).toBe('config-escape');
       // Its own state is writable: the CLI can work.
-      if (preset !== 'custom') expect(said[preset === 'gemini' ? 'own-gemini-context' : 'own-claude-state'], JSON.stringify(said)).toBe('yes');
+      if (preset !== 'custom') expect(said[preset === 'gemini' ? 'own-gemini-state' : 'own-claude-state'], JSON.stringify(said)).toBe('yes');
       expect(changed(before, userConfig()), JSON.stringify(said)).toEqual([]);
     });
   }

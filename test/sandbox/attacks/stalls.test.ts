@@ -1,13 +1,16 @@
 // Nothing of a run can stall Steward (issue 29, "Why" 9 and "What to build" 8). A run leaves, where
 // Steward reads after it or before the next one, files that never end or never open: a FIFO as
-// .claude/settings.local.json, .claude/settings.json as a link to a FIFO, a 1 GiB sparse .mcp.json,
-// and a FIFO as Gemini's projects.json in the run's own Gemini home (read at the run's end). The
-// next run and the run's end keep going, and /api/health answers within 1 s throughout.
+// .claude/settings.local.json, .claude/settings.json as a link to a FIFO, a 1 GiB sparse .mcp.json
+// (what the run may not write there, a cloned repository can carry: the test puts it there), and a
+// FIFO as Gemini's projects.json in the run's own Gemini home (read at the run's end). The next run
+// and the run's end keep going, and /api/health answers within 1 s throughout.
 //
 // The core runs in this test's process: a read that blocks stops the test too. A separate process
 // opens every FIFO in the data folder for writing after 8 s, so a blocked read ends (and shows as a
 // health answer or a run that took that long) instead of hanging the suite.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance, Run } from '../../../src/shared/contract';
 import { lacks } from '../../support/requirements';
@@ -60,6 +63,28 @@ async function runWatchingHealth(instance: Instance, prompt: string): Promise<{ 
 /** How long a run took from start to end, in ms. */
 const took = (run: Run) => Date.parse(run.finishedAt ?? '') - Date.parse(run.startedAt ?? '');
 
+/**
+ * What the planting run could not leave, the test leaves: a repository the user clones carries links
+ * and big files as well (a FIFO in the workspace's root, which any run may make, is what they point to).
+ */
+function plantWhatIsMissing(workspace: string): void {
+  const at = (name: string) => path.join(workspace, name);
+  if (!fs.existsSync(at('.pipe'))) expect(spawnSync('mkfifo', [at('.pipe')]).status).toBe(0);
+  fs.mkdirSync(at('.claude'), { recursive: true });
+  for (const name of ['.claude/settings.json', '.claude/settings.local.json']) {
+    const stat = fs.lstatSync(at(name), { throwIfNoEntry: false });
+    if (!stat?.isFIFO() && !stat?.isSymbolicLink()) {
+      fs.rmSync(at(name), { force: true });
+      fs.symlinkSync('../.pipe', at(name));
+    }
+  }
+  if ((fs.statSync(at('.mcp.json'), { throwIfNoEntry: false })?.size ?? 0) < 2 ** 30) {
+    fs.rmSync(at('.mcp.json'), { force: true });
+    fs.closeSync(fs.openSync(at('.mcp.json'), 'w'));
+    fs.truncateSync(at('.mcp.json'), 2 ** 30);
+  }
+}
+
 const cli = (preset: string) => ({ provider: 'command', preset, command: fixture('fake-agent-cli.sh') });
 
 describe.skipIf(skip)('files a run leaves for Steward to read', () => {
@@ -67,6 +92,7 @@ describe.skipIf(skip)('files a run leaves for Steward to read', () => {
     const instance = await lab.instance(cli('claude-code'), { mode: 'sandbox' }, 'claude');
     const planting = await lab.run(instance, 'plant-stalls');
     expect(['succeeded', 'failed']).toContain(planting.status);
+    plantWhatIsMissing(instance.workspaceDir);
     unblockLater();
     const { run, slowestHealthMs } = await runWatchingHealth(instance, 'nothing');
     expect(slowestHealthMs, 'the slowest /api/health answer while the next run started and ran, in ms').toBeLessThan(1000);
