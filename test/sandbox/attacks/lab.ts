@@ -33,15 +33,13 @@ export interface Lab {
   outside: string;
   /** Every planted secret: file (absolute) → the marker it holds. */
   secrets: Map<string, string>;
-  /** The daemon's own secrets: variable → value, set before the core started. */
-  daemonEnv: Record<string, string>;
   /** An instance whose agent is `agent`, with the given sandbox; 201 expected. */
   instance(agent: object, sandbox: object, name?: string): Promise<Instance>;
   /** Sends a prompt and waits for the run to end. */
   run(instance: Instance, prompt?: string, timeoutMs?: number): Promise<Run>;
   /** The `name: value` lines its agent printed (the custom preset makes each stdout line a message). */
   said(run: Run): Promise<Record<string, string>>;
-  /** Everything its agent and Steward recorded for the run, as one text: messages, error, feed lines. */
+  /** Everything recorded of the run, as one text: its messages and its error. */
   transcript(run: Run): Promise<string>;
   close(): Promise<void>;
 }
@@ -123,8 +121,7 @@ export async function openLab(options: { daemonEnv?: Record<string, string> } = 
   const outside = tempDir('steward-outside-');
   const secrets = new Map<string, string>();
   const moved = furnish(home, srv, secrets);
-  const daemonEnv = { ...options.daemonEnv };
-  Object.assign(process.env, { HOME: home, ...moved, ...daemonEnv });
+  Object.assign(process.env, { HOME: home, ...moved, ...options.daemonEnv });
   const t = await startTestCore({ clock: systemClock });
   // A stored secret makes secret.key exist.
   expect((await t.api('PUT', '/api/secrets/attack-lab', { value: marker('stored-secret') })).status).toBe(200);
@@ -136,7 +133,6 @@ export async function openLab(options: { daemonEnv?: Record<string, string> } = 
     moved,
     outside,
     secrets,
-    daemonEnv,
     async instance(agent, sandbox, name = 'attacker') {
       const created = await t.api('POST', '/api/instances', { name, agent, sandbox });
       expect(created.status, created.text).toBe(201);
