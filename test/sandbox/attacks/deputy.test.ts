@@ -3,7 +3,9 @@
 // an instance whose sandbox is off (whose agent would run as the user, outside, and whose answer it
 // would read back) and to another sandboxed instance that never said it takes prompts from it; it
 // reads another instance's agent.env (its API key), runs, messages, feed, automations and webhooks,
-// and changes another's automation. None of it works; its own instance's tools still do.
+// and changes another's automation. None of it works; its own instance's tools still do. Where an
+// instance consents (`acceptsPromptsFrom`, on the instance, per the issue), a prompt reaches it only
+// if it is at least as confined: never an open one, never one with a wider network.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,5 +111,30 @@ describe.skipIf(skip)("a sandboxed run's key, over MCP", () => {
   it("reads and changes no other instance's automations or webhooks", async () => {
     expect(seen('automation', 'webhook'), answers()).toEqual([]);
     expect((await lab.t.api('GET', `/api/automations/${automationId}`)).body.automation.prompt).toBe(`Send ${secrets.automation}`);
+  });
+});
+
+// Consent (`acceptsPromptsFrom` on the instance that takes the prompts) opens one way, and only to an
+// instance at least as confined: never an open one, never one with a wider network.
+describe.skipIf(skip)("a sandboxed run's key, where other instances consent", () => {
+  it('prompts a consenting instance as confined as it, and no open or wider one even when they consent', async () => {
+    const friend = await lab.instance({ provider: 'command', preset: 'custom', command: 'cat' }, { mode: 'sandbox' }, 'friend');
+    const wide = await lab.instance({ provider: 'command', preset: 'custom', command: 'cat' }, { mode: 'sandbox', network: ['*'] }, 'wide');
+    const consentingOpen = await lab.instance({ provider: 'command', preset: 'custom', command: 'cat' }, { mode: 'off' }, 'consenting-open');
+    const calls = [friend, wide, consentingOpen].map((target) => ({ name: `prompt-${target.name}`, tool: 'send_prompt', arguments: { instanceId: target.id, prompt: 'From a sandbox' } }));
+    const agent = { provider: 'command', preset: 'custom', command: fixture('mcp-probe.mjs'), env: { PROBE_CALLS: JSON.stringify(calls) }, stewardTools: true };
+    const asker = await lab.instance(agent, { mode: 'sandbox' }, 'asker');
+    for (const target of [friend, wide, consentingOpen]) {
+      const consent = await lab.t.api('PATCH', `/api/instances/${target.id}`, { acceptsPromptsFrom: [asker.id] });
+      expect(consent.status, consent.text).toBe(200);
+    }
+    const run = await lab.run(asker);
+    expect(run.status, run.error ?? '').toBe('succeeded');
+    const said = await lab.said(run);
+    expect(said.mcp).toBe('done');
+    for (const target of [friend, wide, consentingOpen]) for (const other of await runsOf(target)) await settled(lab.t, other.id);
+    expect((await runsOf(friend)).map((other) => other.prompt), said['prompt-friend']).toEqual(['From a sandbox']);
+    expect((await runsOf(wide)).map((other) => other.prompt), said['prompt-wide']).toEqual([]);
+    expect((await runsOf(consentingOpen)).map((other) => other.prompt), said['prompt-consenting-open']).toEqual([]);
   });
 });
