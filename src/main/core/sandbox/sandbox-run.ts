@@ -127,12 +127,13 @@ function linuxSandbox(
 ): SandboxRun {
   const limits = options.limits ?? defaultLimits;
   const mechanism = support.limits ?? { kind: 'rlimit', processes: true };
+  if (!support.seccomp) throw new Error('no seccomp filter for this machine');
   // Never mounted: the filter and bwrap's reports stay out of the sandbox's sight.
   const launchDir = createRunDir(options.runsDir, options.runId);
   const filterFile = path.join(launchDir, 'seccomp.bpf');
   let cgroup: ReturnType<typeof openRunCgroup>;
   try {
-    fs.writeFileSync(filterFile, seccompFilter(support.seccomp!), { mode: 0o600 });
+    fs.writeFileSync(filterFile, seccompFilter(support.seccomp), { mode: 0o600 });
     cgroup = openRunCgroup(mechanism, options.runId, limits);
   } catch (error) {
     fs.rmSync(launchDir, { recursive: true, force: true });
@@ -145,7 +146,7 @@ function linuxSandbox(
   while (options.ports.includes(proxyPort)) proxyPort++;
   const bridges: Bridges = { hostDir: options.hostDir, proxyPort, ports: options.ports, socat: support.socat! };
   const rlimits = mechanism.kind === 'rlimit' ? { processes: mechanism.processes ? limits.processes : undefined, memoryMb: limits.memoryMb } : undefined;
-  const confinement = { ...sandboxIdentity(), tmpMb: limits.tmpMb, rlimits };
+  const confinement = { ...sandboxIdentity(), disableUserns: support.disableUserns ?? false, tmpMb: limits.tmpMb, rlimits };
   let launches = 0;
   return {
     tool: support.tool,
