@@ -126,7 +126,8 @@ function linuxSandbox(
   options: { runId: string; runsDir: string; limits?: SandboxLimits | undefined; hostDir: string; ports: number[]; close(): Promise<void> },
 ): SandboxRun {
   const limits = options.limits ?? defaultLimits;
-  const mechanism = support.limits ?? { kind: 'rlimit', processes: true };
+  // A support found before limits were looked for (none is, but the type allows it) gets rlimits.
+  const mechanism = support.limits ?? { kind: 'rlimit', processes: (process.getuid?.() ?? 0) !== 0 };
   if (!support.seccomp) throw new Error('no seccomp filter for this machine');
   // Never mounted: the filter and bwrap's reports stay out of the sandbox's sight.
   const launchDir = createRunDir(options.runsDir, options.runId);
