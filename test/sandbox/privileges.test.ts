@@ -1,8 +1,10 @@
 // Nothing privileged inside a sandbox, whoever runs Steward: from a sandboxed run, a probe tries
 // what root (or a user who makes itself root in a new user namespace) would do to get out: undo the
 // mounts that hide the user's SSH key and Steward's data folder, make / writable and append to a
-// file outside, mount the host's /proc, leave its cgroup, talk to the VM's host over vsock. Run as
-// root and again as an unprivileged user (see docs/development.md). A second check starts Steward's
+// file outside, mount a file system, leave its cgroup, talk to the VM's host over vsock. Run as root
+// and again as an unprivileged user (`runuser -u <user> -- env HOME=<its home> npx vitest run
+// --configLoader runner test/sandbox/privileges.test.ts`: the runner loader writes no bundled config
+// into node_modules, which the user may not write). A second check starts Steward's
 // own sandbox launcher from a process holding a secret in its session keyring, as a daemon started
 // from a login session does.
 import { spawn } from 'node:child_process';

@@ -21,7 +21,7 @@ describe('bubblewrap, unprivileged', () => {
   fs.mkdirSync(workspaceDir, { recursive: true });
   const policy: SandboxPolicy = { workspaceDir, home: workspaceDir, readable: ['/usr', '/bin', '/lib', '/etc', root], links: [], protected: [], writable: [workspaceDir], hidden: [hidden], denied: [], network: [], stewardPort: undefined };
   const bridges = { hostDir: path.join(root, 'bridges'), proxyPort: 3128, ports: [], socat: '/usr/bin/socat' };
-  const args = bubblewrapArgs(policy, bridges, { uid: 1000, gid: 1000, tmpMb: 16 }, 'claude', ['-p']);
+  const args = bubblewrapArgs(policy, bridges, { uid: 1000, gid: 1000, disableUserns: true, tmpMb: 16 }, 'claude', ['-p']);
   const pairs = (flag: string) => args.flatMap((arg, index) => (arg === flag ? [args[index + 1]] : []));
 
   it('drops every capability, maps the agent to an ordinary uid, forbids user namespaces and loads the filter', () => {
@@ -31,6 +31,9 @@ describe('bubblewrap, unprivileged', () => {
     expect(pairs('--gid')).toEqual(['1000']);
     expect(pairs('--seccomp')).toEqual(['9']);
     expect(args).not.toContain('--cap-add');
+    // A bwrap before 0.8.0 has no --disable-userns: the filter alone refuses new user namespaces there.
+    const older = bubblewrapArgs(policy, bridges, { uid: 1000, gid: 1000, disableUserns: false, tmpMb: 16 }, 'claude', ['-p']);
+    expect(older).toEqual(args.filter((arg) => arg !== '--disable-userns'));
   });
 
   it('sizes /tmp and /dev/shm, and makes the hiding tmpfs and /dev read-only after everything is mounted in them', () => {

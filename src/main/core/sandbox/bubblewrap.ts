@@ -88,13 +88,18 @@ export function bridgeScript(bridges: Bridges, rlimits?: Confinement['rlimits'])
 }
 
 /** Who the agent is inside, and what bounds it there. */
-export interface Confinement {
-  uid: number;
-  gid: number;
+export interface Confinement extends Identity {
   /** The size of /tmp, and of /dev/shm. */
   tmpMb: number;
   /** Set inside where no cgroup holds the run: processes (RLIMIT_NPROC) and each process's data (RLIMIT_DATA). */
   rlimits?: { processes?: number | undefined; memoryMb?: number | undefined } | undefined;
+}
+
+export interface Identity {
+  uid: number;
+  gid: number;
+  /** bwrap's --disable-userns (0.8.0 and later); the seccomp filter refuses new user namespaces either way. */
+  disableUserns: boolean;
 }
 
 /**
@@ -110,12 +115,12 @@ export const seccompFd = 9;
 export const infoFd = 8;
 
 /** The arguments that make the sandbox unprivileged, the same in every sandbox and in the host check. */
-export function unprivilegedArgs(identity: { uid: number; gid: number }): string[] {
+export function unprivilegedArgs(identity: Identity): string[] {
   return [
     '--unshare-all',
     // Explicit: bwrap only implies it for a caller that is not root.
     '--unshare-user',
-    '--disable-userns',
+    ...(identity.disableUserns ? ['--disable-userns'] : []),
     '--uid', String(identity.uid),
     '--gid', String(identity.gid),
     '--cap-drop', 'ALL',

@@ -9,7 +9,7 @@ import { type LimitsMechanism, findLimitsMechanism, limitsWords } from './limits
 import { type SeccompArch, seccompArch, seccompFilter } from './seccomp';
 
 export type SandboxSupport =
-  | { ok: true; tool: string; bwrap?: string; socat?: string; seccomp?: SeccompArch; limits?: LimitsMechanism }
+  | { ok: true; tool: string; bwrap?: string; socat?: string; seccomp?: SeccompArch; disableUserns?: boolean; limits?: LimitsMechanism }
   | { ok: false; reason: string };
 
 /** What runs a sandbox here, as imageTag says it: "bubblewrap 0.8.0, limits by cgroup v1", "Seatbelt". */
@@ -47,15 +47,17 @@ async function checkLinux(searchPath: string): Promise<SandboxSupport> {
   }
   const arch = seccompArch();
   if (!arch) return { ok: false, reason: `Steward's seccomp filter knows x86_64 and aarch64, not ${process.arch}, ${offRemedy}.` };
-  // The sandbox as every run gets it: unprivileged, without user namespaces, the filter loaded (from stdin here).
-  const trialArgs = [bwrap, '--die-with-parent', ...unprivilegedArgs(sandboxIdentity()), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '/bin/sh', '-c', 'exit 0'];
+  const disableUserns = (await run(bwrap, ['--help'])).output.includes('--disable-userns');
+  // The sandbox as every run gets it: unprivileged, without user namespaces, a sized /tmp, the filter loaded (from stdin here).
+  const identity = { ...sandboxIdentity(), disableUserns };
+  const trialArgs = [bwrap, '--die-with-parent', ...unprivilegedArgs(identity), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--size', '1048576', '--tmpfs', '/tmp', '/bin/sh', '-c', 'exit 0'];
   const trial = await run('/bin/sh', ['-c', `exec "$@" ${seccompFd}<&0`, 'steward-sandbox-check', ...trialArgs], seccompFilter(arch));
   if (trial.code !== 0) {
     const said = trial.output.split('\n').at(-1) || `exit ${trial.code}`;
-    return { ok: false, reason: `bubblewrap cannot make a sandbox here (${said}): the kernel must allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu, kernel.apparmor_restrict_unprivileged_userns=0) and seccomp filters, and bubblewrap must be 0.8.0 or later (for --disable-userns), ${offRemedy}.` };
+    return { ok: false, reason: `bubblewrap cannot make a sandbox here (${said}): the kernel must allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu, kernel.apparmor_restrict_unprivileged_userns=0) and seccomp filters, and bubblewrap must be 0.5.0 or later (for --size), ${offRemedy}.` };
   }
   const version = /\d+\.\d+(\.\d+)?/.exec((await run(bwrap, ['--version'])).output)?.[0] ?? 'unknown';
-  return { ok: true, tool: `bubblewrap ${version}`, bwrap, socat, seccomp: arch, limits: findLimitsMechanism() };
+  return { ok: true, tool: `bubblewrap ${version}`, bwrap, socat, seccomp: arch, disableUserns, limits: findLimitsMechanism() };
 }
 
 /** Whether this machine can sandbox, finding its programs on `searchPath`. */

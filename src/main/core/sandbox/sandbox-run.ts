@@ -136,13 +136,15 @@ function linuxSandbox(
   options: { runId: string; runsDir: string; limits?: SandboxLimits | undefined; hostDir: string; ports: number[]; close(): Promise<void> },
 ): SandboxRun {
   const limits = options.limits ?? defaultLimits;
-  const mechanism = support.limits ?? { kind: 'rlimit', processes: true };
+  // A support found before limits were looked for (none is, but the type allows it) gets rlimits.
+  const mechanism = support.limits ?? { kind: 'rlimit', processes: (process.getuid?.() ?? 0) !== 0 };
+  if (!support.seccomp) throw new Error('no seccomp filter for this machine');
   // Never mounted: the filter and bwrap's reports stay out of the sandbox's sight.
   const launchDir = createRunDir(options.runsDir, options.runId);
   const filterFile = path.join(launchDir, 'seccomp.bpf');
   let cgroup: ReturnType<typeof openRunCgroup>;
   try {
-    fs.writeFileSync(filterFile, seccompFilter(support.seccomp!), { mode: 0o600 });
+    fs.writeFileSync(filterFile, seccompFilter(support.seccomp), { mode: 0o600 });
     cgroup = openRunCgroup(mechanism, options.runId, limits);
   } catch (error) {
     fs.rmSync(launchDir, { recursive: true, force: true });
@@ -155,7 +157,7 @@ function linuxSandbox(
   while (options.ports.includes(proxyPort)) proxyPort++;
   const bridges: Bridges = { hostDir: options.hostDir, proxyPort, ports: options.ports, socat: support.socat! };
   const rlimits = mechanism.kind === 'rlimit' ? { processes: mechanism.processes ? limits.processes : undefined, memoryMb: limits.memoryMb } : undefined;
-  const confinement = { ...sandboxIdentity(), tmpMb: limits.tmpMb, rlimits };
+  const confinement = { ...sandboxIdentity(), disableUserns: support.disableUserns ?? false, tmpMb: limits.tmpMb, rlimits };
   let launches = 0;
   return {
     tool: support.tool,
