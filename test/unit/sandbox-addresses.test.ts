@@ -240,7 +240,7 @@ describe('a name', () => {
   it('that resolves to this machine reaches it only at a port a rule opens, and Steward only as Steward', async () => {
     resolving('sneaky.example', ['::ffff:127.0.0.1']);
     expect(await destination({ host: 'sneaky.example', port: 8080 }, { rules: rules('*') })).toEqual({
-      refused: 'it resolves to 127.0.0.1, which is this machine, which a run reaches only at a port its network list names with a loopback host',
+      refused: 'it resolves to 127.0.0.1: this machine, whose services a run reaches only at a port its network list names (127.0.0.1:port)',
       allow: '127.0.0.1:8080',
     });
     expect(await destination({ host: 'sneaky.example', port: 8080 }, { rules: rules('*', '127.0.0.1:8080') })).toEqual({ to: 'address', address: '127.0.0.1' });
@@ -249,7 +249,7 @@ describe('a name', () => {
 
   it('that resolves to a local network is reached when the list names it, not through *', async () => {
     resolving('nas.example', ['192.168.1.20']);
-    expect(await destination({ host: 'nas.example', port: 443 }, { rules: rules('*') })).toEqual({ refused: expect.stringMatching(/local network, which \* does not open/), allow: 'nas.example' });
+    expect(await destination({ host: 'nas.example', port: 443 }, { rules: rules('*') })).toEqual({ refused: expect.stringMatching(/a local-network address, which \* does not open/), allow: 'nas.example' });
     expect(await destination({ host: 'nas.example', port: 443 }, { rules: rules('nas.example') })).toEqual({ to: 'address', address: '192.168.1.20' });
     expect(await destination({ host: 'nas.example', port: 443 }, { rules: rules('*.example') })).toEqual({ to: 'address', address: '192.168.1.20' });
   });

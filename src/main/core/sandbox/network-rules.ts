@@ -129,7 +129,7 @@ export function verdict(request: Request, address: Address, reach: Reach): Verdi
   const host = bareHost(request.host);
   // A name other than localhost resolved to `address`: the rules match the name, and the reason names the address.
   const name = parseAddress(host) || isLocalhostName(host) ? undefined : host;
-  const it = name === undefined ? 'it is' : `it resolves to ${address.toString()}, which is`;
+  const it = name === undefined ? 'it is' : `it resolves to ${address.toString()}:`;
   const { port } = request;
   const listed = (rule: NetworkRule) => portMatches(rule, port) && (name === undefined ? addressMatches(rule, address) : nameMatches(rule, name));
   switch (destinationOf(address)) {
@@ -139,7 +139,7 @@ export function verdict(request: Request, address: Address, reach: Reach): Verdi
         return opened ? { to: 'steward' } : { refused: `${it} Steward's own port, which only a run with Steward's tools reaches, and only at /mcp` };
       }
       if (opened) return { to: 'address', address: address.toString() };
-      return { refused: `${it} this machine, which a run reaches only at a port its network list names with a loopback host`, allow: `127.0.0.1:${port}` };
+      return { refused: `${it} this machine, whose services a run reaches only at a port its network list names (127.0.0.1:port)`, allow: `127.0.0.1:${port}` };
     }
     case 'link-local':
       return { refused: `${it} a link-local address (cloud metadata among them), which a sandbox never reaches` };
@@ -149,7 +149,7 @@ export function verdict(request: Request, address: Address, reach: Reach): Verdi
       const matching = reach.rules.filter(listed);
       if (matching.some((rule) => rule.host !== '*')) return { to: 'address', address: address.toString() };
       const allow = entryFor(name ?? addressEntry(address), port, reach.rules);
-      return matching.length > 0 ? { refused: `${it} on a local network, which * does not open (it opens the internet)`, allow } : { refused: notListed, allow };
+      return matching.length > 0 ? { refused: `${it} a local-network address, which * does not open (it opens the internet)`, allow } : { refused: notListed, allow };
     }
     case 'public':
       return reach.rules.some(listed) ? { to: 'address', address: address.toString() } : { refused: notListed, allow: entryFor(name ?? addressEntry(address), port, reach.rules) };
