@@ -72,6 +72,6 @@ describe.skipIf(skip)('the built-in agent in a sandboxed instance', () => {
     expect(fs.existsSync(path.join(outside, 'escaped.txt'))).toBe(false);
     expect(fs.readFileSync(path.join(created.body.instance.workspaceDir, 'mine.txt'), 'utf8')).toBe('mine\n');
     expect(results[1]).toMatch(/^HTTP 200 OK\n[\s\S]*hello from a service$/);
-    expect(results[2]).toBe(`Error: The sandbox refused http://127.0.0.1:${notGiven}/: it is this machine, which a run reaches only at a port its network list names with a loopback host; to allow it, add 127.0.0.1:${notGiven} to the instance's sandbox network.`);
+    expect(results[2]).toBe(`Error: The sandbox refused http://127.0.0.1:${notGiven}/: it is this machine, whose services a run reaches only at a port its network list names (127.0.0.1:port); to allow it, add 127.0.0.1:${notGiven} to the instance's sandbox network.`);
   });
 });

@@ -75,7 +75,7 @@ describe("the built-in agent's http_request in a sandbox", () => {
     const redirecting = await server((_request, response) => response.writeHead(302, { location: `http://[::ffff:127.0.0.1]:${inside.port}/` }).end());
     try {
       await expect(fetchWith(`http://127.0.0.1:${redirecting.port}/`, sandboxWith(['*', `127.0.0.1:${redirecting.port}`]))).rejects.toThrow(
-        `The sandbox refused http://[::ffff:7f00:1]:${inside.port}/: it is this machine, which a run reaches only at a port its network list names with a loopback host; to allow it, add 127.0.0.1:${inside.port} to the instance's sandbox network.`,
+        `The sandbox refused http://[::ffff:7f00:1]:${inside.port}/: it is this machine, whose services a run reaches only at a port its network list names (127.0.0.1:port); to allow it, add 127.0.0.1:${inside.port} to the instance's sandbox network.`,
       );
       expect(redirecting.asked).toEqual(['GET /']);
       expect(inside.asked).toEqual([]);

@@ -180,7 +180,7 @@ describe('the network rules', () => {
   });
 
   it('name a fix only where adding it lets the same request through, never one already on the list', () => {
-    const lists = [rules('api.example.com'), rules('*'), rules('*', '127.0.0.1:8080'), rules('db.internal:5432', '10.1.2.3'), []];
+    const lists = [rules('api.example.com'), rules('*'), rules('*', '127.0.0.1:8080'), rules('db.internal:5432', '10.1.2.3'), rules('evil.example:443', '8.8.8.8:53', '10.1.2.3:22'), []];
     const hosts = ['evil.example', '127.0.0.1', '127.1', '0x7f.1', '2130706433', '[::ffff:7f00:1]', '[0:0:0:0:0:0:0:1]', '[::ffff:0:0]', '0.0.0.0', 'localhost', '169.254.169.254', '[::ffff:a9fe:a9fe]', '10.1.2.3', '012.1.2.3', '[fd00::5]', '8.8.8.8', '[2606:4700::1111]', '224.0.0.1'];
     let fixes = 0;
     for (const list of lists) {
@@ -201,6 +201,14 @@ describe('the network rules', () => {
       }
     }
     expect(fixes).toBeGreaterThan(20);
+  });
+
+  it('name a host the list already has with other ports by the port asked for', () => {
+    const reach = { rules: rules('db.internal:5432', '10.1.2.3:6379', '[2001:4860::8]:443') };
+    expect(judge('db.internal', 5433, reach)).toEqual({ refused: "it is not in this instance's network list", allow: 'db.internal:5433' });
+    expect(judge('012.1.2.3', 80, reach)).toEqual({ refused: "it is not in this instance's network list", allow: '10.1.2.3:80' });
+    expect(judge('[2001:4860:0::8]', 80, reach)).toEqual({ refused: "it is not in this instance's network list", allow: '[2001:4860::8]:80' });
+    expect(judge('db.other', 5432, reach)).toEqual({ refused: "it is not in this instance's network list", allow: 'db.other' });
   });
 
   it('name no fix where nothing would allow it', () => {
@@ -232,7 +240,7 @@ describe('a name', () => {
   it('that resolves to this machine reaches it only at a port a rule opens, and Steward only as Steward', async () => {
     resolving('sneaky.example', ['::ffff:127.0.0.1']);
     expect(await destination({ host: 'sneaky.example', port: 8080 }, { rules: rules('*') })).toEqual({
-      refused: 'it resolves to 127.0.0.1, which is this machine, which a run reaches only at a port its network list names with a loopback host',
+      refused: 'it resolves to 127.0.0.1: this machine, whose services a run reaches only at a port its network list names (127.0.0.1:port)',
       allow: '127.0.0.1:8080',
     });
     expect(await destination({ host: 'sneaky.example', port: 8080 }, { rules: rules('*', '127.0.0.1:8080') })).toEqual({ to: 'address', address: '127.0.0.1' });
@@ -241,7 +249,7 @@ describe('a name', () => {
 
   it('that resolves to a local network is reached when the list names it, not through *', async () => {
     resolving('nas.example', ['192.168.1.20']);
-    expect(await destination({ host: 'nas.example', port: 443 }, { rules: rules('*') })).toEqual({ refused: expect.stringMatching(/local network, which \* does not open/), allow: 'nas.example' });
+    expect(await destination({ host: 'nas.example', port: 443 }, { rules: rules('*') })).toEqual({ refused: expect.stringMatching(/a local-network address, which \* does not open/), allow: 'nas.example' });
     expect(await destination({ host: 'nas.example', port: 443 }, { rules: rules('nas.example') })).toEqual({ to: 'address', address: '192.168.1.20' });
     expect(await destination({ host: 'nas.example', port: 443 }, { rules: rules('*.example') })).toEqual({ to: 'address', address: '192.168.1.20' });
   });

@@ -1,8 +1,8 @@
 // The only ways out of a run's sandbox, served by Steward outside it: an HTTP proxy (CONNECT for
 // TLS, absolute URLs for plain HTTP) that lets through what the rules allow and refuses the rest
 // with 403, telling the run what it refused; and one bridge per loopback port the rules name.
-// Every one of them asks `destination` (network-rules.ts decides) and connects to the address it
-// checked, never looking the name up again. Steward's own port, however it is reached (the bridge,
+// Every one of them asks network-rules.ts (the proxy through `destination`) and connects to the
+// address that was checked, never looking the name up again. Steward's own port, however it is reached (the bridge,
 // CONNECT, an absolute URL, any spelling of this machine), goes to one gate that serves /mcp alone.
 import dns from 'node:dns';
 import http from 'node:http';
@@ -50,7 +50,9 @@ export function requestOf(url: URL): Request {
   return { host: bareHost(url.hostname), port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) };
 }
 
-const refusal = (request: Request, why: string) => `Steward's sandbox refused ${request.host.includes(':') ? `[${request.host}]` : request.host}:${request.port}: ${why}.\n`;
+/** The body of a 403: what was refused, why, and the fix when one would work (an agent reads it). */
+const refusal = (request: Request, refused: Extract<Verdict, { refused: string }>) =>
+  `Steward's sandbox refused ${request.host.includes(':') ? `[${request.host}]` : request.host}:${request.port}: ${refused.refused}.${refused.allow ? ` To allow it, add ${refused.allow} to the instance's sandbox network.` : ''}\n`;
 
 function refuseSocket(socket: net.Socket, status: string, text: string): void {
   socket.end(`HTTP/1.1 ${status}\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`);
@@ -111,7 +113,7 @@ function proxyServer(options: EgressOptions, gate: http.Server | undefined, sock
     const path = `${url.pathname}${url.search}`;
     if ('refused' in target) {
       denied(wanted, target);
-      response.writeHead(403, { 'content-type': 'text/plain' }).end(refusal(wanted, target.refused));
+      response.writeHead(403, { 'content-type': 'text/plain' }).end(refusal(wanted, target));
     } else if (target.to === 'steward') {
       serveSteward(options.stewardPort!, path, request, response);
     } else {
@@ -131,7 +133,7 @@ function proxyServer(options: EgressOptions, gate: http.Server | undefined, sock
     const target = await destination(wanted, options);
     if ('refused' in target) {
       denied(wanted, target);
-      return refuseSocket(client, '403 Forbidden', refusal(wanted, target.refused));
+      return refuseSocket(client, '403 Forbidden', refusal(wanted, target));
     }
     if (target.to === 'steward') {
       // The tunnel's bytes are read as HTTP by the gate: /mcp alone, as through the bridge.

@@ -103,6 +103,13 @@ export type Verdict =
 
 const notListed = "it is not in this instance's network list";
 
+/** The entry that opens `host` (a name, or an address's entry) at `port`: the host alone, or with the port where the list already names the host with others. */
+function entryFor(host: string, port: number, rules: readonly NetworkRule[]): string {
+  const address = parseAddress(host);
+  const named = rules.some((rule) => rule.port !== undefined && (address ? ruleAddress(rule) !== undefined && sameAddress(ruleAddress(rule)!, address) : rule.host === host));
+  return named ? `${host}:${port}` : host;
+}
+
 /** Before any lookup: the verdicts that a name alone decides, or undefined when its addresses must decide. */
 export function nameVerdict(request: Request, reach: Reach): Verdict | undefined {
   const name = bareHost(request.host);
@@ -113,7 +120,7 @@ export function nameVerdict(request: Request, reach: Reach): Verdict | undefined
   if (literal) return verdict(request, literal, reach);
   // localhost is this machine without asking DNS.
   if (isLocalhostName(name)) return verdict(request, parseAddress('127.0.0.1')!, reach);
-  if (!reach.rules.some((rule) => portMatches(rule, request.port) && nameMatches(rule, name))) return { refused: notListed, allow: name };
+  if (!reach.rules.some((rule) => portMatches(rule, request.port) && nameMatches(rule, name))) return { refused: notListed, allow: entryFor(name, request.port, reach.rules) };
   return undefined;
 }
 
@@ -122,7 +129,7 @@ export function verdict(request: Request, address: Address, reach: Reach): Verdi
   const host = bareHost(request.host);
   // A name other than localhost resolved to `address`: the rules match the name, and the reason names the address.
   const name = parseAddress(host) || isLocalhostName(host) ? undefined : host;
-  const it = name === undefined ? 'it is' : `it resolves to ${address.toString()}, which is`;
+  const it = name === undefined ? 'it is' : `it resolves to ${address.toString()}:`;
   const { port } = request;
   const listed = (rule: NetworkRule) => portMatches(rule, port) && (name === undefined ? addressMatches(rule, address) : nameMatches(rule, name));
   switch (destinationOf(address)) {
@@ -132,7 +139,7 @@ export function verdict(request: Request, address: Address, reach: Reach): Verdi
         return opened ? { to: 'steward' } : { refused: `${it} Steward's own port, which only a run with Steward's tools reaches, and only at /mcp` };
       }
       if (opened) return { to: 'address', address: address.toString() };
-      return { refused: `${it} this machine, which a run reaches only at a port its network list names with a loopback host`, allow: `127.0.0.1:${port}` };
+      return { refused: `${it} this machine, whose services a run reaches only at a port its network list names (127.0.0.1:port)`, allow: `127.0.0.1:${port}` };
     }
     case 'link-local':
       return { refused: `${it} a link-local address (cloud metadata among them), which a sandbox never reaches` };
@@ -141,10 +148,10 @@ export function verdict(request: Request, address: Address, reach: Reach): Verdi
     case 'private': {
       const matching = reach.rules.filter(listed);
       if (matching.some((rule) => rule.host !== '*')) return { to: 'address', address: address.toString() };
-      const allow = name ?? addressEntry(address);
-      return matching.length > 0 ? { refused: `${it} on a local network, which * does not open (it opens the internet)`, allow } : { refused: notListed, allow };
+      const allow = entryFor(name ?? addressEntry(address), port, reach.rules);
+      return matching.length > 0 ? { refused: `${it} a local-network address, which * does not open (it opens the internet)`, allow } : { refused: notListed, allow };
     }
     case 'public':
-      return reach.rules.some(listed) ? { to: 'address', address: address.toString() } : { refused: notListed, allow: name ?? addressEntry(address) };
+      return reach.rules.some(listed) ? { to: 'address', address: address.toString() } : { refused: notListed, allow: entryFor(name ?? addressEntry(address), port, reach.rules) };
   }
 }
