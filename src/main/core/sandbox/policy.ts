@@ -127,6 +127,11 @@ function protectedPaths(folders: string[], writeAllow: string[], home: string): 
   return [...found.values()];
 }
 
+/** The protected startup file `file` is or lies in, if any: what a run may not write, whoever writes for it. */
+export function protectedAt(policy: SandboxPolicy, file: string): ProtectedPath | undefined {
+  return policy.protected.find((entry) => isAtOrUnder(file, entry.path));
+}
+
 export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   const { home, sandbox } = input;
   const platform = input.platform ?? process.platform;

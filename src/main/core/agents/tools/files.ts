@@ -1,7 +1,9 @@
 // read_file, write_file and list_files, confined to the workspace: a path that leads out of it,
-// directly or through a symbolic link, is refused.
+// directly or through a symbolic link, is refused. In a sandboxed instance, so is a write to a
+// startup file its sandbox protects (.git/hooks, .mcp.json, …): Steward writes it, not the sandbox.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { protectedAt } from '../../sandbox/policy';
 import { type Tool, ToolError, capText, numberArg, stringArg } from './tool';
 
 const maxReadChars = 200_000;
@@ -55,8 +57,10 @@ export const fileTools: Tool[] = [
       required: ['path', 'content'],
       additionalProperties: false,
     },
-    async run(args, { workspaceDir }) {
+    async run(args, { workspaceDir, sandbox }) {
       const file = await insideWorkspace(workspaceDir, stringArg(args, 'path'));
+      const guarded = sandbox && protectedAt(sandbox.policy, file);
+      if (guarded) throw new ToolError(`${stringArg(args, 'path')} is a file that starts programs later (${path.relative(guarded.root, guarded.path)}): the sandbox keeps runs from writing it. Add ${guarded.path} to the instance's sandbox writeAllow to allow it.`);
       const content = stringArg(args, 'content');
       if (Buffer.byteLength(content) > maxWriteBytes) throw new ToolError('The content is larger than 5 MiB.');
       await fs.mkdir(path.dirname(file), { recursive: true });
