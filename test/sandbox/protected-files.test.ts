@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { Instance, Run } from '../../src/shared/contract';
 import { type TestCore, startTestCore, tempDir } from '../support/core';
+import { type OpenAiServer, startOpenAiServer } from '../support/openai-server';
 import { lacks } from '../support/requirements';
 import { settled } from '../support/runs';
 
@@ -17,13 +18,16 @@ const probe = path.resolve(import.meta.dirname, '../fixtures/sandbox/workspace-p
 const skip = lacks('sandbox');
 
 let t: TestCore;
+let model: OpenAiServer;
 
 beforeAll(async () => {
   if (skip) return;
   t = await startTestCore({ clock: systemClock });
+  model = await startOpenAiServer();
 });
 
 afterAll(async () => {
+  await model?.close();
   await t?.close();
 });
 
@@ -102,5 +106,25 @@ describe.skipIf(skip)("a sandboxed run's workspace", () => {
   it('where its sandbox is off, every probe succeeds', async () => {
     const { said } = await probeFrom(() => ({ mode: 'off' }));
     expect(said).toEqual({ ...Object.fromEntries(planted.map((what) => [what, 'yes'])), bashrc: 'yes', code: 'yes', 'git-object': 'yes' });
+  });
+
+  it("holds the built-in agent's write_file, which Steward runs for it, to the same files", async () => {
+    const workspace = tempDir('steward-workspace-');
+    fs.mkdirSync(path.join(workspace, '.git/hooks'), { recursive: true });
+    const agent = { provider: 'openai', baseUrl: model.baseUrl, model: 'qwen3:8b', tools: ['files'] };
+    const created = await t.api('POST', '/api/instances', { name: 'writer', agent, workspaceDir: workspace, sandbox: { mode: 'sandbox' } });
+    expect(created.status).toBe(201);
+    const write = (file: string) => ({ name: 'write_file', argumentPieces: [JSON.stringify({ path: file, content: 'echo pwned\n' })] });
+    model.script([{ toolCalls: [write('.git/hooks/pre-commit'), write('.claude/settings.json'), write('notes.txt')] }, { text: ['Done.'] }]);
+    const { run } = (await t.api('POST', '/api/runs', { instanceId: created.body.instance.id, prompt: 'write' })).body as { run: Run };
+    expect((await settled(t, run.id)).status).toBe('succeeded');
+    const results = model.requests.at(-1)!.body.messages.filter((message) => message.role === 'tool').map((message) => message.content ?? '');
+    expect(results).toEqual([
+      `Error: .git/hooks/pre-commit is a file that starts programs later (.git/hooks): the sandbox keeps runs from writing it. Add ${fs.realpathSync(workspace)}/.git/hooks to the instance's sandbox writeAllow to allow it.`,
+      `Error: .claude/settings.json is a file that starts programs later (.claude/settings.json): the sandbox keeps runs from writing it. Add ${fs.realpathSync(workspace)}/.claude/settings.json to the instance's sandbox writeAllow to allow it.`,
+      'Wrote 11 bytes to notes.txt.',
+    ]);
+    expect(fs.readdirSync(path.join(workspace, '.git/hooks'))).toEqual([]);
+    expect(fs.existsSync(path.join(workspace, '.claude'))).toBe(false);
   });
 });

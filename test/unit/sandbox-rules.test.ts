@@ -87,9 +87,9 @@ describe('a policy', () => {
     const dataDir = path.join(home, 'data');
     const workspace = path.join(dataDir, 'workspaces/mine');
     const agentHome = path.join(dataDir, 'agent-homes/ins_mine');
-    for (const dir of [workspace, agentHome, path.join(home, 'notes'), path.join(home, 'reference')]) fs.mkdirSync(dir, { recursive: true });
+    for (const dir of [workspace, agentHome, path.join(home, 'notes'), path.join(home, 'reference'), path.join(dataDir, 'workspaces/theirs')]) fs.mkdirSync(dir, { recursive: true });
     const policy = sandboxPolicy({
-      sandbox: { mode: 'sandbox', network: ['api.example.com'], readAllow: ['~/reference'], readDeny: ['~/private'], writeAllow: ['~/notes'], envAllow: [] },
+      sandbox: { mode: 'sandbox', network: ['api.example.com'], readAllow: ['~/reference', '~/data', path.join(dataDir, 'secret.key')], readDeny: ['~/private'], writeAllow: ['~/notes', path.join(dataDir, 'workspaces/theirs')], envAllow: [] },
       agent: { provider: 'command', preset: 'codex' },
       env: {},
       home,
@@ -101,10 +101,12 @@ describe('a policy', () => {
       platform: 'linux',
     });
     expect(policy.home).toBe(agentHome);
-    expect(policy.writable).toEqual([workspace, agentHome, path.join(home, 'notes')]);
+    // Steward's data folder is never given, but another instance's workspace in it may be shared.
+    expect(policy.writable).toEqual([workspace, agentHome, path.join(home, 'notes'), path.join(dataDir, 'workspaces/theirs')]);
     expect(policy.readable).toEqual(expect.arrayContaining(['/usr', path.join(home, 'reference')]));
+    expect(policy.readable.filter((entry) => entry.startsWith(dataDir))).toEqual([]);
     expect(policy.readable).not.toContain(home);
-    expect(policy.hidden).toEqual(expect.arrayContaining([path.join(home, '.ssh'), path.join(home, '.aws'), dataDir, path.join(dataDir, 'workspaces/theirs'), path.join(home, '.codex'), path.join(home, '.claude')]));
+    expect(policy.hidden).toEqual(expect.arrayContaining([path.join(home, '.ssh'), path.join(home, '.aws'), dataDir, path.join(home, '.codex'), path.join(home, '.claude')]));
     // A workspace another instance shares is this run's to write, not to hide.
     expect(policy.hidden).not.toContain(workspace);
     expect(policy.denied).toEqual([path.join(home, 'private')]);

@@ -127,23 +127,31 @@ function protectedPaths(folders: string[], writeAllow: string[], home: string): 
   return [...found.values()];
 }
 
+/** The protected startup file `file` is or lies in, if any: what a run may not write, whoever writes for it. */
+export function protectedAt(policy: SandboxPolicy, file: string): ProtectedPath | undefined {
+  return policy.protected.find((entry) => isAtOrUnder(file, entry.path));
+}
+
 export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   const { home, sandbox } = input;
   const platform = input.platform ?? process.platform;
   const resolve = (value: string) => resolvePath(value, home);
   const workspaceDir = resolve(input.workspaceDir);
   const agentHome = resolve(input.agentHome);
-  const writeAllow = sandbox.writeAllow.map(resolve);
+  const dataDir = resolve(input.dataDir);
+  const otherWorkspaces = input.otherWorkspaces.map(resolve);
+  // Steward's data folder is never given, by readAllow or writeAllow either; another instance's workspace in it may be (a shared one).
+  const givable = (entry: string) => !isAtOrUnder(entry, dataDir) || otherWorkspaces.some((workspace) => isAtOrUnder(entry, workspace));
+  const writeAllow = sandbox.writeAllow.map(resolve).filter(givable);
   const system = systemView(platform);
   const executable = executableFootprint(input.commands ?? [], input.env.PATH, home);
-  const readable = unique([...system.read, ...executable.read, ...(input.appFolders ?? []).map(resolve), ...sandbox.readAllow.map(resolve)]);
+  const readable = unique([...system.read, ...executable.read, ...(input.appFolders ?? []).map(resolve), ...sandbox.readAllow.map(resolve).filter(givable)]);
   const writable = unique([workspaceDir, agentHome, ...(input.runDir ? [resolve(input.runDir)] : []), ...writeAllow]);
   const allowed = new Set([...readable, ...writable]);
-  const dataDir = resolve(input.dataDir);
   const hidden = unique([
     ...(input.systemSecrets ?? []),
     ...(platform === 'darwin' ? [...macHomes, home] : []),
-    ...[...credentialStores(home, platform), ...input.otherWorkspaces, ...userStates(input.env, home), ...serviceSockets, ...(input.env.XDG_RUNTIME_DIR ? [input.env.XDG_RUNTIME_DIR] : [])]
+    ...[...credentialStores(home, platform), ...otherWorkspaces, ...userStates(input.env, home), ...serviceSockets, ...(input.env.XDG_RUNTIME_DIR ? [input.env.XDG_RUNTIME_DIR] : [])]
       .map(resolve)
       // What the run may read or write by name is not hidden by Steward's own rules (a workspace
       // shared by two instances, a store the user gave it); what lies inside a hidden folder (the

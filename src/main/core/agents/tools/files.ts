@@ -2,8 +2,10 @@
 // directly or through a symbolic link, is refused. For a sandboxed run a process inside its sandbox
 // does the reading and writing (files-inside.ts), so the sandbox's rules hold for the tools too;
 // otherwise Steward does, opening each file without following a link or blocking (files-host.ts).
+// A write to a startup file the sandbox protects (.git/hooks, .mcp.json, …) is refused with the remedy.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { protectedAt } from '../../sandbox/policy';
 import { listInside, readInside, writeInside } from './files-inside';
 import { isInside, listOnHost, readOnHost, writeOnHost } from './files-host';
 import { type Tool, type ToolContext, ToolError, capText, numberArg, stringArg } from './tool';
@@ -72,6 +74,8 @@ export const fileTools: Tool[] = [
       if (Buffer.byteLength(content) > maxWriteBytes) throw new ToolError('The content is larger than 5 MiB.');
       const { root, file } = await located(context, shown);
       const { sandbox } = context;
+      const guarded = sandbox && protectedAt(sandbox.policy, file);
+      if (guarded) throw new ToolError(`${shown} is a file that starts programs later (${path.relative(guarded.root, guarded.path)}): the sandbox keeps runs from writing it. Add ${guarded.path} to the instance's sandbox writeAllow to allow it.`);
       if (sandbox) await writeInside({ ...context, sandbox }, file, shown, content);
       else await writeOnHost(root, file, shown, content);
       return `Wrote ${Buffer.byteLength(content)} bytes to ${path.relative(root, file)}.`;
