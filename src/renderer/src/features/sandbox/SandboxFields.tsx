@@ -42,7 +42,7 @@ const lists: { list: SandboxList; legend: string; hint: string; itemLabel: strin
     hint: `Names of Steward’s own variables the agent gets too, sandboxed or off. Otherwise it gets only ${agentEnvBaseText} from there, and its own environment.`,
     itemLabel: 'Variable passed on',
     addLabel: 'Add variable',
-    placeholder: 'NODE_EXTRA_CA_CERTS',
+    placeholder: 'JAVA_HOME',
   },
 ];
 
