@@ -77,7 +77,7 @@ export function SandboxFields(props: {
       )}
       {!off && props.unavailable && <div className="warning" role="status">{props.unavailable}</div>}
       {lists.map(({ list, ...labels }) => (
-        <EntryList key={list} {...labels} entries={sandbox[list]} onChange={(entries) => onChange({ ...sandbox, [list]: entries })} problemOf={(entry) => entryProblem(list, entry)} />
+        <EntryList key={list} {...labels} entries={sandbox[list] ?? []} onChange={(entries) => onChange({ ...sandbox, [list]: entries })} problemOf={(entry) => entryProblem(list, entry)} />
       ))}
       <ErrorLine message={props.problem ?? props.errorFor('sandbox')} />
     </fieldset>
