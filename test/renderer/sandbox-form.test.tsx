@@ -49,15 +49,15 @@ describe('the Sandbox section of the agent form', () => {
     fireEvent.change(section.getByLabelText('Writable path 1'), { target: { value: '/srv/notes' } });
     // The agent's environment is built: the form says what it gets, and takes more by name only.
     expect(within(form).getByLabelText('Environment').getAttribute('aria-describedby')).toBeTruthy();
-    expect(form.textContent).toContain('The agent gets only PATH, HOME, LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL, TMPDIR and the proxy variables');
+    expect(form.textContent).toContain('The agent gets only PATH, HOME, LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL, TMPDIR, the proxy variables (HTTP_PROXY, HTTPS_PROXY, NO_PROXY) and the certificates to trust');
     fireEvent.click(section.getByRole('button', { name: 'Add variable' }));
     fireEvent.change(section.getByLabelText('Variable passed on 1'), { target: { value: 'SECRET_*' } });
     expect(section.getByText(/^must be an environment variable name/)).toBeTruthy();
-    fireEvent.change(section.getByLabelText('Variable passed on 1'), { target: { value: 'NODE_EXTRA_CA_CERTS' } });
+    fireEvent.change(section.getByLabelText('Variable passed on 1'), { target: { value: 'JAVA_HOME' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Create instance' }));
 
     const card = await screen.findByRole('article', { name: 'Fenced' });
-    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['api.example.com', '*.github.com'], readAllow: [], readDeny: ['~/private'], writeAllow: ['/srv/notes'], envAllow: ['NODE_EXTRA_CA_CERTS'] });
+    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['api.example.com', '*.github.com'], readAllow: [], readDeny: ['~/private'], writeAllow: ['/srv/notes'], envAllow: ['JAVA_HOME'] });
     expect(within(card).getByText('sandboxed')).toBeTruthy();
     expect(within(card).queryByRole('button', { name: 'Sandbox it' })).toBeNull();
 
@@ -71,7 +71,7 @@ describe('the Sandbox section of the agent form', () => {
     fireEvent.change(within(editor).getByLabelText('Writable path 1'), { target: { value: '~/notes' } });
     fireEvent.click(within(editor).getByRole('button', { name: 'Save agent' }));
     await waitFor(() => expect(within(card).queryByRole('form', { name: 'Agent of Fenced' })).toBeNull());
-    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['*.github.com', '127.0.0.1:8080'], readAllow: [], readDeny: ['~/private'], writeAllow: ['~/notes'], envAllow: ['NODE_EXTRA_CA_CERTS'] });
+    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'sandbox', network: ['*.github.com', '127.0.0.1:8080'], readAllow: [], readDeny: ['~/private'], writeAllow: ['~/notes'], envAllow: ['JAVA_HOME'] });
 
     // Off, chosen in the form: marked as the risk it is, and the card says so once saved.
     fireEvent.click(within(card).getByRole('button', { name: 'Edit agent' }));
@@ -80,7 +80,7 @@ describe('the Sandbox section of the agent form', () => {
     expect(within(again).getByRole('status').textContent).toContain('Not sandboxed: the agent can read your SSH keys');
     fireEvent.click(within(again).getByRole('button', { name: 'Save agent' }));
     await waitFor(() => expect(within(card).getByText('not sandboxed')).toBeTruthy());
-    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'off', network: ['*.github.com', '127.0.0.1:8080'], readAllow: [], readDeny: ['~/private'], writeAllow: ['~/notes'], envAllow: ['NODE_EXTRA_CA_CERTS'] });
+    expect((await stored('Fenced')).sandbox).toEqual({ mode: 'off', network: ['*.github.com', '127.0.0.1:8080'], readAllow: [], readDeny: ['~/private'], writeAllow: ['~/notes'], envAllow: ['JAVA_HOME'] });
     disconnect();
   });
 

@@ -68,11 +68,11 @@ describe("a run's key", () => {
 });
 
 describe("an agent's environment", () => {
-  const daemon = { PATH: '/usr/bin', HOME: '/home/me', LANG: 'C.UTF-8', LC_TIME: 'en_GB.UTF-8', TZ: 'Europe/Berlin', HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost', NGROK_AUTHTOKEN: 'ngrok', GITHUB_TOKEN: 'ghp', SSH_AUTH_SOCK: '/run/ssh', STEWARD_DATA_DIR: '/data' };
+  const daemon = { PATH: '/usr/bin', HOME: '/home/me', LANG: 'C.UTF-8', LC_TIME: 'en_GB.UTF-8', TZ: 'Europe/Berlin', HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost', SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt', NGROK_AUTHTOKEN: 'ngrok', GITHUB_TOKEN: 'ghp', SSH_AUTH_SOCK: '/run/ssh', STEWARD_DATA_DIR: '/data' };
 
   it("takes the base list of Steward's variables, envAllow's, the preset's and the agent's, in that order", () => {
     const env = agentEnvironment({ preset: { GOOSE_MODE: 'auto', TZ: 'UTC' }, agent: { API_KEY: 'mine', GOOSE_MODE: 'chat' }, envAllow: ['GITHUB_TOKEN', 'NOT_SET'] }, daemon, 'linux');
-    expect(env).toEqual({ PATH: '/usr/bin', HOME: '/home/me', LANG: 'C.UTF-8', LC_TIME: 'en_GB.UTF-8', TZ: 'UTC', HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost', GITHUB_TOKEN: 'ghp', GOOSE_MODE: 'chat', API_KEY: 'mine' });
+    expect(env).toEqual({ PATH: '/usr/bin', HOME: '/home/me', LANG: 'C.UTF-8', LC_TIME: 'en_GB.UTF-8', TZ: 'UTC', HTTPS_PROXY: 'http://proxy:3128', no_proxy: 'localhost', SSL_CERT_FILE: '/etc/ssl/certs/ca-certificates.crt', GITHUB_TOKEN: 'ghp', GOOSE_MODE: 'chat', API_KEY: 'mine' });
   });
 
   it('keeps what Windows needs to start a process, whatever the case of its names', () => {

@@ -40,13 +40,21 @@ export type SandboxLimits = z.output<typeof SandboxLimits>;
 export const defaultLimits: SandboxLimits = { processes: 512, memoryMb: 4096, tmpMb: 1024 };
 /**
  * The variables of Steward's own environment every agent gets (the rest only by `envAllow`), and
- * the prefix of those it gets by prefix (LC_ALL, LC_CTYPE, …): agents/agent-environment.ts.
+ * the prefix of those it gets by prefix (LC_ALL, LC_CTYPE, …): agents/agent-environment.ts. Where
+ * it runs and how it reaches the network: the proxy, and the certificates to trust behind it (paths,
+ * not secrets; Codex also starts its MCP client late enough to miss its first turn without
+ * SSL_CERT_FILE where the system names one).
  */
-export const agentEnvBase = ['PATH', 'HOME', 'LANG', 'TERM', 'TZ', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'] as const;
+export const agentEnvBase = [
+  'PATH', 'HOME', 'LANG', 'TERM', 'TZ', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR',
+  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy',
+  'SSL_CERT_FILE', 'SSL_CERT_DIR', 'NODE_EXTRA_CA_CERTS',
+] as const;
 export const agentEnvBasePrefix = 'LC_';
 
 /** The base list in words: "PATH, HOME, LANG, LC_*, …". */
-export const agentEnvBaseText = 'PATH, HOME, LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL, TMPDIR and the proxy variables (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)';
+export const agentEnvBaseText =
+  'PATH, HOME, LANG, LC_*, TERM, TZ, USER, LOGNAME, SHELL, TMPDIR, the proxy variables (HTTP_PROXY, HTTPS_PROXY, NO_PROXY) and the certificates to trust (SSL_CERT_FILE, SSL_CERT_DIR, NODE_EXTRA_CA_CERTS)';
 
 /** A variable of Steward's own environment passed on to the agent: a plain name, no pattern. */
 export const EnvName = z

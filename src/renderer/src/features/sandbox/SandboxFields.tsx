@@ -43,7 +43,7 @@ const lists: { list: SandboxList; legend: string; hint: string; itemLabel: strin
     hint: `Names of Steward’s own variables the agent gets too, sandboxed or off. Otherwise it gets only ${agentEnvBaseText} from there, and its own environment.`,
     itemLabel: 'Variable passed on',
     addLabel: 'Add variable',
-    placeholder: 'NODE_EXTRA_CA_CERTS',
+    placeholder: 'JAVA_HOME',
   },
 ];
 
@@ -78,7 +78,7 @@ export function SandboxFields(props: {
       )}
       {!off && props.unavailable && <div className="warning" role="status">{props.unavailable}</div>}
       {lists.map(({ list, ...labels }) => (
-        <EntryList key={list} {...labels} entries={sandbox[list]} onChange={(entries) => onChange({ ...sandbox, [list]: entries })} problemOf={(entry) => entryProblem(list, entry)} />
+        <EntryList key={list} {...labels} entries={sandbox[list] ?? []} onChange={(entries) => onChange({ ...sandbox, [list]: entries })} problemOf={(entry) => entryProblem(list, entry)} />
       ))}
       <ErrorLine message={props.problem ?? props.errorFor('sandbox')} />
     </fieldset>

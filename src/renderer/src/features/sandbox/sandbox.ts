@@ -19,7 +19,8 @@ export function entryProblem(list: SandboxList, value: string): string | undefin
 
 /** The draft as the API takes it (rows trimmed, empty ones dropped, repeats once), or the first problem in words. */
 export function sandboxToSave(draft: SandboxConfig): { ok: true; sandbox: SandboxConfig } | { ok: false; problem: string } {
-  const rows = (list: string[]) => list.map((entry) => entry.trim()).filter(Boolean);
+  // A remote Steward of an older version may not send every list (readAllow, envAllow): none is none.
+  const rows = (list: string[] | undefined) => (list ?? []).map((entry) => entry.trim()).filter(Boolean);
   const result = SandboxConfig.safeParse({ mode: draft.mode, network: rows(draft.network), readAllow: rows(draft.readAllow), readDeny: rows(draft.readDeny), writeAllow: rows(draft.writeAllow), envAllow: rows(draft.envAllow) });
   if (!result.success) {
     const issue = result.error.issues[0];
