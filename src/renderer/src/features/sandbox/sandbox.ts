@@ -21,7 +21,7 @@ export function entryProblem(list: SandboxList, value: string): string | undefin
 export function sandboxToSave(draft: SandboxConfig): { ok: true; sandbox: SandboxConfig } | { ok: false; problem: string } {
   // A remote Steward of an older version may not send every list (readAllow, envAllow): none is none.
   const rows = (list: string[] | undefined) => (list ?? []).map((entry) => entry.trim()).filter(Boolean);
-  const result = SandboxConfig.safeParse({ mode: draft.mode, network: rows(draft.network), readAllow: rows(draft.readAllow), readDeny: rows(draft.readDeny), writeAllow: rows(draft.writeAllow), envAllow: rows(draft.envAllow) });
+  const result = SandboxConfig.safeParse({ mode: draft.mode, network: rows(draft.network), readAllow: rows(draft.readAllow), readDeny: rows(draft.readDeny), writeAllow: rows(draft.writeAllow), envAllow: rows(draft.envAllow), limits: draft.limits });
   if (!result.success) {
     const issue = result.error.issues[0];
     const [list, index] = issue?.path ?? [];
