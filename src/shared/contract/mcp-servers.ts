@@ -23,7 +23,7 @@ export const McpStdioServer = z.strictObject({
   transport: z.literal('stdio'),
   command: z.string().min(1).describe('Executable, started in the instance workspace'),
   args: z.array(z.string()).optional(),
-  env: EnvVars.optional().describe('Added to a minimal environment (PATH, HOME, USER, SHELL, TERM, LOGNAME)'),
+  env: EnvVars.optional().describe("Added to the agent's environment: a few of Steward's variables (PATH, HOME, …) and the instance's sandbox.envAllow, never the rest of Steward's"),
 });
 
 export const McpHttpServer = z.strictObject({
