@@ -7,7 +7,7 @@ import path from 'node:path';
 import type net from 'node:net';
 import { createRunDir } from '../agents/steward-server';
 import { stateEnv } from './agent-state';
-import { type Bridges, bubblewrapArgs, mountPlanOf } from './bubblewrap';
+import { type Bridges, bridgeDir, bubblewrapArgs, mountPlanOf } from './bubblewrap';
 import { type Denial, openEgress } from './egress';
 import type { SandboxSupport } from './host-support';
 import { loopbackPorts } from './network-rules';
@@ -50,6 +50,16 @@ export function sandboxEnv(env: NodeJS.ProcessEnv, proxyPort: number | undefined
   // Claude Code lets itself skip permissions as root only in a sandbox, which this is.
   inside.IS_SANDBOX = '1';
   return inside;
+}
+
+/**
+ * The placeholders bwrap makes for missing startup files are files in the workspace while the run
+ * lasts: git inside is told to ignore them (as the run's global excludes file), so that a run's
+ * `git add -A` does not commit them. An environment that sets git config of its own keeps it.
+ */
+function gitExcludesEnv(env: NodeJS.ProcessEnv, excludes: string | undefined): NodeJS.ProcessEnv {
+  if (excludes === undefined || env.GIT_CONFIG_COUNT !== undefined) return env;
+  return { ...env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.excludesFile', GIT_CONFIG_VALUE_0: excludes };
 }
 
 function listenOn(server: net.Server, target: string | number): Promise<void> {
@@ -96,10 +106,13 @@ export async function openSandbox(policy: SandboxPolicy, support: Extract<Sandbo
     let proxyPort = defaultProxyPort;
     while (ports.includes(proxyPort)) proxyPort++;
     const bridges: Bridges = { hostDir, proxyPort, ports, socat: support.socat! };
+    const ignored = placeholders.filter((file) => file.startsWith(`${policy.workspaceDir}${path.sep}`)).map((file) => `/${path.relative(policy.workspaceDir, file)}`);
+    if (ignored.length > 0) fs.writeFileSync(path.join(hostDir, 'git-excludes'), `${ignored.join('\n')}\n`);
+    const excludes = ignored.length > 0 ? `${bridgeDir}/git-excludes` : undefined;
     return {
       tool: support.tool,
       policy,
-      wrap: (command, args, env) => ({ command: support.bwrap!, args: bubblewrapArgs(policy, bridges, command, args), env: sandboxEnv(env, proxyPort, '/tmp', policy.home) }),
+      wrap: (command, args, env) => ({ command: support.bwrap!, args: bubblewrapArgs(policy, bridges, command, args), env: gitExcludesEnv(sandboxEnv(env, proxyPort, '/tmp', policy.home), excludes) }),
       close,
     };
   }
