@@ -52,7 +52,7 @@ describe('the store', () => {
 
 describe('answers and live events racing', () => {
   it('an action’s answer never replaces a newer state a live event already brought', async () => {
-    const instance = { id: 'ins_01', name: 'Racer', status: 'provisioning', statusReason: null, imageTag: '', avatarUrl: '', fqdn: 'racer.localhost', location: 'local', agent: { provider: 'command', preset: 'custom', command: 'cat' }, sandbox: { mode: 'sandbox', network: [] as string[], readDeny: [] as string[], writeAllow: [] as string[] }, budget: {}, permissions: { mode: 'bypass', timeoutSeconds: 600 }, workspaceDir: '/w', isDefault: false, createdAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z' } as const;
+    const instance = { id: 'ins_01', name: 'Racer', status: 'provisioning', statusReason: null, imageTag: '', avatarUrl: '', fqdn: 'racer.localhost', location: 'local', agent: { provider: 'command', preset: 'custom', command: 'cat' }, sandbox: { mode: 'sandbox', network: [] as string[], readAllow: [] as string[], readDeny: [] as string[], writeAllow: [] as string[] }, budget: {}, permissions: { mode: 'bypass', timeoutSeconds: 600 }, workspaceDir: '/w', isDefault: false, createdAt: '2026-11-21T10:00:00.000Z', updatedAt: '2026-11-21T10:00:00.000Z' } as const;
     let answer: (value: unknown) => void = () => undefined;
     // The client's answer to instances.create is held back until the live event has landed.
     const client = { call: () => new Promise((resolve) => (answer = resolve)), subscribe: () => () => undefined } as unknown as StewardClient;
