@@ -140,7 +140,8 @@ describe('codex', () => {
       ['system', 'Codex warning: Model metadata for `test-model` not found. Defaulting to fallback metadata; this can degrade performance and cause issues.'],
       ['system', 'Codex reasoning: The user wants a note.'],
       ['tool', expect.stringMatching(new RegExp(`^shell \\{"command":".*echo hi > ${note} && ls.*"\\}$`))],
-      ['tool', `${note}\n`],
+      // ls shows the placeholders that keep a sandboxed run from creating OpenCode's project config.
+      ['tool', `${note}\nopencode.json\nopencode.jsonc\n`],
       ['assistant', `Wrote ${note}.`],
       ['system', 'Codex finished — 2,500 tokens in, 42 out'],
     ]);

@@ -147,7 +147,7 @@ describe('the sandbox badge', () => {
     await waitFor(() => expect(screen.getByTestId('toasts').textContent).toContain('Legacy is sandboxed; its agent is checked again.'));
     expect(within(card).getByText('sandboxed').className).toBe('badge sandboxed');
     expect(within(card).queryByRole('button', { name: 'Sandbox it' })).toBeNull();
-    expect((await t.api('GET', `/api/instances/${instance.id}`)).body.instance.sandbox).toEqual({ ...sandbox, mode: 'sandbox', envAllow: [] });
+    expect((await t.api('GET', `/api/instances/${instance.id}`)).body.instance.sandbox).toEqual({ ...sandbox, readAllow: [], mode: 'sandbox', envAllow: [] });
     disconnect();
   });
 });

@@ -4,6 +4,7 @@
 // editor's tasks, a home folder's shell files). Existing or not, moved aside or not, they stay as
 // they were, and nothing is left behind in the workspace; ordinary work (a source file, a git
 // object) goes on. writeAllow that names one opens it; with the sandbox off, every probe succeeds.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,14 +51,15 @@ async function probeFrom(sandboxOf: (workspace: string) => Record<string, unknow
   const created = await t.api('POST', '/api/instances', { name: 'workspace probe', agent, workspaceDir: workspace, sandbox: sandboxOf(workspace) });
   expect(created.status).toBe(201);
   const instance = created.body.instance as Instance;
-  // A repository, as `git init` makes one, and an editor's settings.
-  fs.mkdirSync(path.join(workspace, '.git/hooks'), { recursive: true });
-  fs.mkdirSync(path.join(workspace, '.git/objects'), { recursive: true });
-  fs.writeFileSync(path.join(workspace, '.git/config'), '[core]\n\trepositoryformatversion = 0\n');
-  fs.writeFileSync(path.join(workspace, '.git/HEAD'), 'ref: refs/heads/main\n');
-  fs.writeFileSync(path.join(workspace, '.git/hooks/pre-commit.sample'), '#!/bin/sh\n');
+  // A repository with a commit, and an editor's settings in it.
+  const git = (...args: string[]) => execFileSync('git', ['-C', workspace, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  fs.writeFileSync(path.join(workspace, 'README.md'), 'hello\n');
   fs.mkdirSync(path.join(workspace, '.vscode'));
   fs.writeFileSync(path.join(workspace, '.vscode/settings.json'), '{}\n');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'first');
+  fs.writeFileSync(path.join(workspace, '.git/hooks/pre-commit.sample'), '#!/bin/sh\n');
   setUp(workspace);
   const before = { workspace: tree(workspace), bashrc: fs.readFileSync(path.join(home, '.bashrc'), 'utf8') };
   const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'plant' })).body as { run: Run };
@@ -73,7 +75,8 @@ describe.skipIf(skip)("a sandboxed run's workspace", () => {
   it('keeps the files that start programs later as they were, existing or not, and leaves nothing behind; ordinary work goes on', async () => {
     const { run, said, before, after } = await probeFrom(() => ({ mode: 'sandbox' }));
     expect(run.status, run.error ?? '').toBe('succeeded');
-    expect(said).toEqual({ ...Object.fromEntries(planted.map((what) => [what, 'no'])), bashrc: 'no', code: 'yes', 'git-object': 'yes' });
+    // git inside takes the placeholders of the files it may not create for nothing: a run's `git add -A` does not commit them.
+    expect(said).toEqual({ 'untracked-at-start': '', ...Object.fromEntries(planted.map((what) => [what, 'no'])), bashrc: 'no', code: 'yes', 'git-object': 'yes' });
     // What the run did write, and nothing else: no placeholder of the sandbox's is left.
     expect(after.workspace).toEqual({ ...before.workspace, src: '<dir>', 'src/main.txt': 'ok\n', '.git/objects/ab': '<dir>', '.git/objects/ab/probe': 'blob\n' });
     expect(after.bashrc).toBe(before.bashrc);
@@ -105,7 +108,7 @@ describe.skipIf(skip)("a sandboxed run's workspace", () => {
 
   it('where its sandbox is off, every probe succeeds', async () => {
     const { said } = await probeFrom(() => ({ mode: 'off' }));
-    expect(said).toEqual({ ...Object.fromEntries(planted.map((what) => [what, 'yes'])), bashrc: 'yes', code: 'yes', 'git-object': 'yes' });
+    expect(said).toEqual({ 'untracked-at-start': '', ...Object.fromEntries(planted.map((what) => [what, 'yes'])), bashrc: 'yes', code: 'yes', 'git-object': 'yes' });
   });
 
   it("holds the built-in agent's write_file, which Steward runs for it, to the same files", async () => {

@@ -193,6 +193,23 @@ describe('bubblewrap', () => {
     expect(mountArgs(policyOf({ workspaceDir: workspace, readable: [workspace], protected: entries }))).toEqual(['--ro-bind', workspace, workspace]);
   });
 
+  it('removes a placeholder when the last sandbox using it closes, and only while it is still empty', async () => {
+    const { holdPlaceholders, isPlaceholder, releasePlaceholders } = await import('../../src/main/core/sandbox/placeholders');
+    const workspace = tempDir('steward-placeholders-');
+    const [file, folder, written] = ['.mcp.json', '.claude', '.envrc'].map((name) => path.join(workspace, name));
+    holdPlaceholders([file, folder, written]);
+    holdPlaceholders([file]);
+    fs.writeFileSync(file, '');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(written, 'the user wrote this meanwhile');
+    releasePlaceholders([file, folder, written]);
+    // Another sandbox still has the file: it stays, and a new plan takes it for a placeholder still.
+    expect([fs.existsSync(file), isPlaceholder(file), fs.existsSync(folder), isPlaceholder(folder)]).toEqual([true, true, false, false]);
+    releasePlaceholders([file]);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.readFileSync(written, 'utf8')).toBe('the user wrote this meanwhile');
+  });
+
   it('refuses a startup file behind a link, which a run could replace, saying what to do', () => {
     const workspace = tempDir('steward-protect-');
     fs.symlinkSync('/elsewhere', path.join(workspace, '.vscode'));

@@ -15,7 +15,7 @@ import { agentNeeds, userStates } from './agent-footprint';
 import { executableFootprint, type Link } from './agent-executable';
 import { type NetworkRule, parseRule } from './network-rules';
 import { isAtOrUnder, isStrictlyUnder, unique } from './paths';
-import { credentialStores, startupEntries } from './protected-paths';
+import { type ToolFolders, credentialStores, startupEntries } from './protected-paths';
 import { systemView } from './system-folders';
 
 /** A path of a writable folder that starts programs later: not writable, not creatable. */
@@ -93,12 +93,10 @@ const serviceSockets = ['/run/user', '/run/dbus', '/run/docker.sock', '/run/cont
 /** Where people's files are on macOS, whose file system is otherwise readable (Linux shows only the system's folders). */
 const macHomes = ['/Users', '/Volumes', '/private/var/root'];
 
-function dotGitOf(folder: string): 'folder' | 'file' | 'absent' {
-  try {
-    return fs.lstatSync(path.join(folder, '.git')).isDirectory() ? 'folder' : 'file';
-  } catch {
-    return 'absent';
-  }
+function toolFoldersOf(folder: string): ToolFolders {
+  const at = (name: string) => fs.lstatSync(path.join(folder, name), { throwIfNoEntry: false });
+  const git = at('.git');
+  return { git: git === undefined ? 'absent' : git.isDirectory() ? 'folder' : 'file', opencode: at('.opencode') !== undefined, codex: at('.codex') !== undefined };
 }
 
 const isFolder = (file: string) => {
@@ -118,7 +116,7 @@ function protectedPaths(folders: string[], writeAllow: string[], home: string): 
   const roots = unique([...folders.filter(isFolder), ...(folders.some((folder) => isAtOrUnder(home, folder)) ? [home] : [])]);
   const found = new Map<string, ProtectedPath>();
   for (const root of roots) {
-    for (const entry of startupEntries(dotGitOf(root), root === home)) {
+    for (const entry of startupEntries(toolFoldersOf(root), root === home)) {
       const file = path.join(root, entry.relative);
       if (writeAllow.some((allowed) => isAtOrUnder(file, allowed) && isStrictlyUnder(allowed, root))) continue;
       found.set(file, { path: file, kind: entry.kind, root });

@@ -72,7 +72,17 @@ export interface StartupEntry {
 /** In every writable folder (the workspace, writeAllow). `.git/hooks` and `.git/config` are handled apart (startupEntries). */
 const inAnyFolder: StartupEntry[] = [
   ...['.gitmodules', '.mcp.json', '.envrc', 'opencode.json', 'opencode.jsonc', '.claude/settings.json', '.claude/settings.local.json', '.gemini/settings.json'].map((relative) => ({ relative, kind: 'file' as const })),
-  ...['.claude/commands', '.claude/agents', '.claude/skills', '.codex', '.opencode', '.vscode', '.idea'].map((relative) => ({ relative, kind: 'folder' as const })),
+  ...['.claude/commands', '.claude/agents', '.claude/skills', '.vscode', '.idea'].map((relative) => ({ relative, kind: 'folder' as const })),
+];
+
+/**
+ * Inside OpenCode's project folder, which OpenCode itself writes (its .gitignore, its plugins'
+ * dependencies): the plugins and tools it loads as code, and its config. Like `.git`, only where
+ * the folder exists (a placeholder for it would keep OpenCode from starting).
+ */
+const inOpenCodeFolder: StartupEntry[] = [
+  ...['.opencode/opencode.json', '.opencode/opencode.jsonc'].map((relative) => ({ relative, kind: 'file' as const })),
+  ...['.opencode/plugin', '.opencode/plugins', '.opencode/tool', '.opencode/tools'].map((relative) => ({ relative, kind: 'folder' as const })),
 ];
 
 /** In a home folder, when the run may write it: the shells' and git's startup files, and the user's services. */
@@ -81,21 +91,32 @@ const inHome: StartupEntry[] = [
   ...['.config/git', '.config/autostart', '.config/systemd', '.config/fish'].map((relative) => ({ relative, kind: 'folder' as const })),
 ];
 
+/** What a writable folder holds of the tools' own folders: `.git` a folder, a file (a worktree's pointer) or absent; `.opencode`, `.codex` or not. */
+export interface ToolFolders {
+  git: 'folder' | 'file' | 'absent';
+  opencode: boolean;
+  codex: boolean;
+}
+
 /**
- * What of `folder` starts programs later. A repository's hooks and config are protected where
- * `.git` is a folder; where it is a file (a worktree's or a submodule's pointer) the file is, which
- * keeps it one. A folder without `.git` gets nothing there: a run may `git init` (what it then
- * writes into the new repository's hooks is the run's own; see docs/security.md).
+ * What of a writable folder starts programs later. A repository's hooks and config are protected
+ * where `.git` is a folder; where it is a file (a worktree's or a submodule's pointer) the file is,
+ * which keeps it one. A folder without `.git` gets nothing there: a run may `git init`, and what it
+ * then writes into the new repository's hooks is the run's own (the next run finds them protected).
+ * The same for OpenCode's `.opencode`, and Codex's `.codex` (kept whole where it exists; where it
+ * does not, a placeholder would be a project configuration to Codex, which then turns off MCP
+ * servers, Steward's included, in a project it is not told to trust: Codex's trust decides there).
  */
-export function startupEntries(dotGit: 'folder' | 'file' | 'absent', isHome: boolean): StartupEntry[] {
+export function startupEntries(folders: ToolFolders, isHome: boolean): StartupEntry[] {
   const git: StartupEntry[] =
-    dotGit === 'folder'
+    folders.git === 'folder'
       ? [
           { relative: '.git/hooks', kind: 'folder' },
           { relative: '.git/config', kind: 'file' },
         ]
-      : dotGit === 'file'
+      : folders.git === 'file'
         ? [{ relative: '.git', kind: 'file' }]
         : [];
-  return [...git, ...inAnyFolder, ...(isHome ? inHome : [])];
+  const codex: StartupEntry[] = folders.codex ? [{ relative: '.codex', kind: 'folder' }] : [];
+  return [...git, ...inAnyFolder, ...codex, ...(folders.opencode ? inOpenCodeFolder : []), ...(isHome ? inHome : [])];
 }

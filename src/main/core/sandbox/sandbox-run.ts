@@ -10,7 +10,7 @@ import type net from 'node:net';
 import { type SandboxLimits, defaultLimits } from '../../../shared/contract';
 import { createRunDir } from '../agents/steward-server';
 import { stateEnv } from './agent-state';
-import { type Bridges, bubblewrapArgs, launcherScript, mountPlanOf, sandboxIdentity } from './bubblewrap';
+import { type Bridges, bridgeDir, bubblewrapArgs, launcherScript, mountPlanOf, sandboxIdentity } from './bubblewrap';
 import { type Denial, openEgress } from './egress';
 import type { SandboxSupport } from './host-support';
 import { limitReachedText } from './limits';
@@ -61,6 +61,16 @@ export function sandboxEnv(env: NodeJS.ProcessEnv, proxyPort: number | undefined
   return inside;
 }
 
+/**
+ * The placeholders bwrap makes for missing startup files are files in the workspace while the run
+ * lasts: git inside is told to ignore them (as the run's global excludes file), so that a run's
+ * `git add -A` does not commit them. An environment that sets git config of its own keeps it.
+ */
+function gitExcludesEnv(env: NodeJS.ProcessEnv, excludes: string | undefined): NodeJS.ProcessEnv {
+  if (excludes === undefined || env.GIT_CONFIG_COUNT !== undefined) return env;
+  return { ...env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.excludesFile', GIT_CONFIG_VALUE_0: excludes };
+}
+
 function listenOn(server: net.Server, target: string | number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -104,8 +114,11 @@ export async function openSandbox(
     releasePlaceholders(placeholders);
   };
   if (linux) {
+    const ignored = placeholders.filter((file) => file.startsWith(`${policy.workspaceDir}${path.sep}`)).map((file) => `/${path.relative(policy.workspaceDir, file)}`);
+    if (ignored.length > 0) fs.writeFileSync(path.join(hostDir, 'git-excludes'), `${ignored.join('\n')}\n`);
+    const excludes = ignored.length > 0 ? `${bridgeDir}/git-excludes` : undefined;
     try {
-      return linuxSandbox(policy, support, { ...options, hostDir, ports, close });
+      return linuxSandbox(policy, support, { ...options, hostDir, ports, excludes, close });
     } catch (error) {
       await close();
       throw error;
@@ -133,7 +146,7 @@ export async function openSandbox(
 function linuxSandbox(
   policy: SandboxPolicy,
   support: Extract<SandboxSupport, { ok: true }>,
-  options: { runId: string; runsDir: string; limits?: SandboxLimits | undefined; hostDir: string; ports: number[]; close(): Promise<void> },
+  options: { runId: string; runsDir: string; limits?: SandboxLimits | undefined; hostDir: string; ports: number[]; excludes: string | undefined; close(): Promise<void> },
 ): SandboxRun {
   const limits = options.limits ?? defaultLimits;
   // A support found before limits were looked for (none is, but the type allows it) gets rlimits.
@@ -165,7 +178,7 @@ function linuxSandbox(
     wrap: (command, args, env) => {
       const infoFile = path.join(launchDir, `bwrap-${++launches}.json`);
       const script = launcherScript(cgroup?.dirs ?? [], filterFile, infoFile);
-      return { command: '/bin/sh', args: ['-c', script, 'steward-sandbox', support.bwrap!, ...bubblewrapArgs(policy, bridges, confinement, command, args)], env: sandboxEnv(env, proxyPort, '/tmp', policy.home) };
+      return { command: '/bin/sh', args: ['-c', script, 'steward-sandbox', support.bwrap!, ...bubblewrapArgs(policy, bridges, confinement, command, args)], env: gitExcludesEnv(sandboxEnv(env, proxyPort, '/tmp', policy.home), options.excludes) };
     },
     limitReached: () => {
       const reached = cgroup?.reached() ?? (tmp.full() ? 'tmp' : undefined);
