@@ -41,6 +41,8 @@ const refused = [
   'remount-root-rw',
   'remount-home-rw',
   'write-user-home',
+  'core-pattern-write',
+  'sysrq-write',
 ];
 
 describe.skipIf(skip)('a sandboxed run, as whoever runs Steward', () => {

@@ -10,6 +10,7 @@
 // way to make another user namespace, and the seccomp filter (seccomp.ts) on every process, so no
 // mount can be undone or made. Its /tmp and /dev/shm have a size, and the root, /dev and the empty
 // folders that hide paths are read-only, so that the run's temporary files stay within its limit.
+import fs from 'node:fs';
 import { type MountPlan, planMounts } from './mount-plan';
 import type { SandboxPolicy } from './policy';
 
@@ -144,6 +145,15 @@ function readOnlyTmpfs(mounts: string[]): string[] {
   return mounts.flatMap((arg, index) => (arg === '--tmpfs' && mounts[index + 1] ? ['--remount-ro', mounts[index + 1]] : []));
 }
 
+/**
+ * The parts of /proc that change the machine, not the sandbox (/proc/sys's global settings such as
+ * kernel.core_pattern, sysrq-trigger, irq affinities, bus devices), bound read-only over the
+ * sandbox's own /proc. bwrap covers them itself only when its write check passes, and for a root
+ * caller whose agent runs as another uid it does not: that uid is root outside, which the kernel's
+ * sysctl check asks about, so without this a run could set core_pattern and run code as root.
+ */
+const procCovers = ['sys', 'sysrq-trigger', 'irq', 'bus'].filter((entry) => fs.existsSync(`/proc/${entry}`)).flatMap((entry) => ['--ro-bind', `/proc/${entry}`, `/proc/${entry}`]);
+
 /** The bwrap arguments that run `command args` under the policy, from the workspace. */
 export function bubblewrapArgs(policy: SandboxPolicy, bridges: Bridges, confinement: Confinement, command: string, args: string[]): string[] {
   const mounts = mountArgs(policy);
@@ -155,7 +165,7 @@ export function bubblewrapArgs(policy: SandboxPolicy, bridges: Bridges, confinem
     '--info-fd', String(infoFd),
     '--dev', '/dev',
     '--size', tmpBytes, '--tmpfs', '/dev/shm',
-    '--proc', '/proc',
+    '--proc', '/proc', ...procCovers,
     '--size', tmpBytes, '--tmpfs', '/tmp',
     ...mounts,
     ...(bridges.proxyPort !== undefined || bridges.ports.length > 0 ? ['--ro-bind', bridges.hostDir, bridgeDir] : []),
