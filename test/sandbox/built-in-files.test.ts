@@ -77,7 +77,9 @@ describe.skipIf(skip)('the built-in agent\'s file tools', () => {
       const { run, results } = await toolResults(instance, [call('read_file', { path: 'report.txt' }), call('list_files', {})]);
       expect(run.status).toBe('succeeded');
       expect(Date.now() - started).toBeLessThan(5_000);
-      expect(results).toEqual(['Error: report.txt is not a regular file.', 'report.txt']);
+      expect(results[0]).toBe('Error: report.txt is not a regular file.');
+      // Listed (inside a sandbox, beside the empty read-only placeholders of the startup files it may not create).
+      expect(results[1].split('\n')).toContain('report.txt');
     });
   }
 

@@ -69,8 +69,12 @@ export interface StartupEntry {
   kind: 'file' | 'folder';
 }
 
+/** The shells' startup files: a workspace may be someone's home, or become one when a user opens a shell there. */
+const shellStartup = ['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin'];
+
 /** In every writable folder (the workspace, writeAllow). `.git/hooks` and `.git/config` are handled apart (startupEntries). */
 const inAnyFolder: StartupEntry[] = [
+  ...shellStartup.map((relative) => ({ relative, kind: 'file' as const })),
   ...['.gitmodules', '.mcp.json', '.envrc', 'opencode.json', 'opencode.jsonc', '.claude/settings.json', '.claude/settings.local.json', '.gemini/settings.json'].map((relative) => ({ relative, kind: 'file' as const })),
   ...['.claude/commands', '.claude/agents', '.claude/skills', '.vscode', '.idea'].map((relative) => ({ relative, kind: 'folder' as const })),
 ];
@@ -85,9 +89,9 @@ const inOpenCodeFolder: StartupEntry[] = [
   ...['.opencode/plugin', '.opencode/plugins', '.opencode/tool', '.opencode/tools'].map((relative) => ({ relative, kind: 'folder' as const })),
 ];
 
-/** In a home folder, when the run may write it: the shells' and git's startup files, and the user's services. */
+/** In a home folder, when the run may write it: git's startup file, and the user's services (the shells' are in every folder). */
 const inHome: StartupEntry[] = [
-  ...['.bashrc', '.bash_profile', '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.gitconfig'].map((relative) => ({ relative, kind: 'file' as const })),
+  { relative: '.gitconfig', kind: 'file' as const },
   ...['.config/git', '.config/autostart', '.config/systemd', '.config/fish'].map((relative) => ({ relative, kind: 'folder' as const })),
 ];
 
