@@ -108,6 +108,8 @@ export function planMounts(policy: SandboxPolicy): MountPlan {
     }
     const kind = kindOf(mount.path);
     if (kind === undefined) continue;
+    // Inside a folder shown the same way already (node in /usr/bin), a bind adds nothing.
+    if ((mount.kind === 'read' && here?.kind === 'read') || (mount.kind === 'write' && here?.kind === 'write' && here.path !== mount.path)) continue;
     if (mount.kind === 'read') args.push('--ro-bind', mount.path, mount.path);
     else if (mount.kind === 'write') args.push('--bind', mount.path, mount.path);
     else if (!shows(here)) continue;
