@@ -36,7 +36,12 @@ beforeAll(async () => {
   plant(path.join(userBin, 'secret.txt'));
   fs.mkdirSync(path.join(userBin, 'bin'), { recursive: true });
   // Steward's own folder (a git clone's, here the repository's): a `.env` kept next to it.
-  plant(path.join(path.resolve(import.meta.dirname, '../../..'), `.env.redteam-${path.basename(root)}`));
+  // (Not as a user who may not write there: the other secrets are still tried.)
+  try {
+    plant(path.join(path.resolve(import.meta.dirname, '../../..'), `.env.redteam-${path.basename(root)}`));
+  } catch {
+    // EACCES: left out
+  }
   process.env.PATH = `${path.join(project, 'node_modules/.bin')}:${path.join(userBin, 'bin')}:${process.env.PATH}`;
   process.chdir(started);
   lab = await openLab();
