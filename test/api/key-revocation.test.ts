@@ -87,11 +87,18 @@ describe("a run's key", () => {
       key = messages.map((message) => /^key=(stw_\S+)$/.exec(message.content)?.[1]).find(Boolean);
     }
     expect(key).toBeDefined();
-    const streams = await openStreams(key!);
+    // A run's key opens no event stream (the feed is every instance's); its MCP stream it may open.
+    const events = await rawConnect(t.url, `GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    await events.until('\r\n\r\n');
+    expect(events.received().toString()).toMatch(/^HTTP\/1\.1 403 /);
+    events.socket.destroy();
+    const mcp = await rawConnect(t.url, `GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nAccept: text/event-stream\r\nMCP-Protocol-Version: 2025-06-18\r\n\r\n`);
+    await mcp.until('\r\n\r\n');
+    expect(mcp.received().toString()).toMatch(/^HTTP\/1\.1 200 /);
     fs.writeFileSync(path.join(instance.workspaceDir, 'done'), '');
     const ended = await settled(t, run.id);
     expect(ended.status).toBe('succeeded');
     const since = performance.now();
-    for (const ms of await closeTimes(streams, since)) expect(ms).toBeLessThan(1_000);
+    for (const ms of await closeTimes([mcp], since)) expect(ms).toBeLessThan(1_000);
   });
 });

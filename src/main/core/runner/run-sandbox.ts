@@ -43,6 +43,19 @@ function findAppRoot(): string | undefined {
 const appRoot = findAppRoot();
 
 /** Steward's installation as a sandbox reads it: its folder, and its dependencies' where node_modules is a link (a development checkout). */
+/**
+ * What a developer keeps at the root of a checkout Steward runs from (`.env`, `.npmrc`, `.git`):
+ * not Steward's code, so hidden where its folder is shown (`.cache` holds the tests' agent CLIs).
+ */
+function appSecrets(): string[] {
+  if (appRoot === undefined) return [];
+  try {
+    return fs.readdirSync(appRoot).filter((name) => name.startsWith('.') && name !== '.cache').map((name) => path.join(appRoot, name));
+  } catch {
+    return [];
+  }
+}
+
 function appFolders(): string[] {
   if (appRoot === undefined) return [];
   try {
@@ -107,7 +120,7 @@ export function createRunSandboxes(deps: RunSandboxDeps) {
         stewardUrl: steward?.url,
         stewardPublicUrl: deps.publicUrl() ?? undefined,
         appFolders: appFolders(),
-        systemSecrets: await etcSecrets(),
+        systemSecrets: [...(await etcSecrets()), ...appSecrets()],
       });
       // Steward's port is Steward's whether or not this run was given its tools.
       policy.stewardPort ??= portOf(deps.apiUrl?.());

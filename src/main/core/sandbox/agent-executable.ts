@@ -4,7 +4,7 @@
 // the installation around it (the outermost node_modules that holds it, where npm put its
 // dependencies, or a Python virtualenv), and the interpreter its `#!` line names (node on the PATH,
 // itself perhaps under ~/.nvm), all read-only. A custom command gets its resolved file's folder (a
-// script's neighbours). Never a folder that holds the home folder itself: that would show it all.
+// script's neighbours); the folders of its PATH are shown too (pathFolders). Never a folder that holds the home folder itself: that would show it all.
 import path from 'node:path';
 import fs from 'node:fs';
 import { findExecutable } from '../agents/find-executable';
@@ -109,4 +109,23 @@ export function executableFootprint(commands: { command: string; wholeFolder: bo
   }
   const realLinks = new Map(links.map((link) => [link.path, link]));
   return { read: unique(read), links: [...realLinks.values()] };
+}
+
+/**
+ * The folders of the PATH a run is given, so that what it runs by name (a custom command's `cat`, a
+ * tool in ~/.local/bin) is found inside as outside: program folders, never the home folder or what
+ * holds it, nor a top-level folder (`/var`), which would show more than programs.
+ */
+export function pathFolders(searchPath: string | undefined, home: string): string[] {
+  const folders: string[] = [];
+  for (const entry of (searchPath ?? '').split(path.delimiter)) {
+    if (!path.isAbsolute(entry) || isAtOrUnder(home, path.resolve(entry)) || path.resolve(entry).split(path.sep).filter(Boolean).length < 2) continue;
+    try {
+      const real = fs.realpathSync(entry);
+      if (fs.statSync(real).isDirectory() && !isAtOrUnder(home, real)) folders.push(real);
+    } catch {
+      // a PATH entry that does not exist
+    }
+  }
+  return unique(folders);
 }

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentConfig, SandboxConfig } from '../../../shared/contract';
 import { agentNeeds, userStates } from './agent-footprint';
-import { executableFootprint, type Link } from './agent-executable';
+import { executableFootprint, type Link, pathFolders } from './agent-executable';
 import { type NetworkRule, parseRule } from './network-rules';
 import { isAtOrUnder, isStrictlyUnder, unique } from './paths';
 import { type ToolFolders, credentialStores, startupEntries } from './protected-paths';
@@ -143,7 +143,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   const writeAllow = sandbox.writeAllow.map(resolve).filter(givable);
   const system = systemView(platform);
   const executable = executableFootprint(input.commands ?? [], input.env.PATH, home);
-  const readable = unique([...system.read, ...executable.read, ...(input.appFolders ?? []).map(resolve), ...sandbox.readAllow.map(resolve).filter(givable)]);
+  const readable = unique([...system.read, ...executable.read, ...pathFolders(input.env.PATH, home), ...(input.appFolders ?? []).map(resolve), ...sandbox.readAllow.map(resolve).filter(givable)]);
   const writable = unique([workspaceDir, agentHome, ...(input.runDir ? [resolve(input.runDir)] : []), ...writeAllow]);
   const allowed = new Set([...readable, ...writable]);
   const hidden = unique([

@@ -15,6 +15,7 @@ import { type Denial, openEgress } from './egress';
 import type { SandboxSupport } from './host-support';
 import { limitReachedText } from './limits';
 import { loopbackPorts } from './network-rules';
+import { SandboxRefused } from './mount-plan';
 import { holdPlaceholders, releasePlaceholders } from './placeholders';
 import type { SandboxPolicy } from './policy';
 import { openRunCgroup } from './run-cgroup';
@@ -92,6 +93,11 @@ export async function openSandbox(
   const linux = process.platform === 'linux';
   // Planned before anything is opened: a startup file that cannot be protected refuses the run.
   const placeholders = linux ? mountPlanOf(policy).placeholders.map((placeholder) => placeholder.path) : [];
+  // Each loopback port is a bridge listening inside, as the agent's ordinary uid: below 1024 it could not, and the run would wait on it.
+  const low = linux ? loopbackPorts(policy.network).filter((port) => port < 1024) : [];
+  if (low.length > 0) {
+    throw new SandboxRefused(`The sandbox cannot bring loopback port ${low.join(', ')} inside: its agent runs as an ordinary user, who may not listen below port 1024. Serve it on port 1024 or above, or set the instance's sandbox to "off".`);
+  }
   const hostDir = createRunDir(options.runsDir, options.runId);
   const ports = loopbackPorts(policy.network);
   const listening: Promise<void>[] = [];
