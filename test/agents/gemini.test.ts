@@ -84,7 +84,7 @@ describe('gemini', () => {
   const prompt = `Write the CI notes to ${notes}, then show them.`;
   const answer = `The notes are in ${notes}.`;
 
-  it("calls Steward's MCP server from settings of the run's own home, with its run's key: an automation on its instance, the result back to the model", async () => {
+  it("calls Steward's MCP server from the settings of the instance's own Gemini home, with its run's key: an automation on its instance, the result back to the model", async () => {
     server.script([
       { calls: [{ name: 'mcp_steward_create_automation', args: { name: 'Weekly notes digest', prompt: `Summarise ${notes}`, cronExpression: '0 8 * * MON' } }] },
       { text: ['Scheduled a weekly digest.'] },
