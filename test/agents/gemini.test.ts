@@ -84,7 +84,7 @@ describe('gemini', () => {
   const prompt = `Write the CI notes to ${notes}, then show them.`;
   const answer = `The notes are in ${notes}.`;
 
-  it("calls Steward's MCP server from settings of the run's own home, with its run's key: an automation on its instance, the result back to the model", async () => {
+  it("calls Steward's MCP server from the settings of the instance's own Gemini home, with its run's key: an automation on its instance, the result back to the model", async () => {
     server.script([
       { calls: [{ name: 'mcp_steward_create_automation', args: { name: 'Weekly notes digest', prompt: `Summarise ${notes}`, cronExpression: '0 8 * * MON' } }] },
       { text: ['Scheduled a weekly digest.'] },
@@ -104,8 +104,10 @@ describe('gemini', () => {
     const messages = (await agents.messages(run.threadId)).filter((message) => message.runId === run.id).map((message) => [message.role, message.content]);
     expect(messages).toContainEqual(['tool', expect.stringMatching(/^mcp_steward_create_automation \{"name":"Weekly notes digest"/)]);
     expect(messages).toContainEqual(['assistant', 'Scheduled a weekly digest.']);
-    // The server was in the run's own settings only; the user's file is as the user wrote it.
+    // The server was in the instance's own settings for the run only; the user's file is as the user wrote it.
     expect(JSON.parse(fs.readFileSync(path.join(geminiHome, '.gemini/settings.json'), 'utf8')).mcpServers).toBeUndefined();
+    const own = JSON.parse(fs.readFileSync(path.join(agents.stateOf(instance.id), '.gemini/settings.json'), 'utf8'));
+    expect(own.mcpServers ?? {}).toEqual({});
   });
 
   it('writes a file with a relative path into the workspace, and nowhere else', async () => {

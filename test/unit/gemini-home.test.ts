@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { geminiHomeWithSteward, stripJsonComments } from '../../src/main/core/agents/presets/gemini-home';
+import { addStewardToInstanceSettings, geminiHomeWithSteward, stripJsonComments } from '../../src/main/core/agents/presets/gemini-home';
 import { tempDir } from '../support/core';
 
 const dirs: string[] = [];
@@ -153,5 +153,37 @@ describe('geminiHomeWithSteward, against what a run planted in either .gemini', 
     geminiHomeWithSteward(server(), { GEMINI_CLI_HOME: userHome });
     release.kill();
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('addStewardToInstanceSettings (a sandboxed run: the instance has a Gemini home of its own)', () => {
+  const server = (configDir: string) => ({ url: 'http://127.0.0.1:7321/mcp', key: 'stw_run', configDir, atEnd: [] as (() => void)[] });
+
+  it("adds Steward's server to the instance's settings for the run and takes it out when the run ends", () => {
+    const state = dir();
+    fs.mkdirSync(path.join(state, '.gemini'));
+    fs.writeFileSync(path.join(state, '.gemini/settings.json'), '{\n  // the user\'s, brought in\n  "mcpServers": {"docs": {"httpUrl": "https://docs.example/mcp"}}\n}');
+    const grant = server(dir());
+    addStewardToInstanceSettings(grant, state);
+    const during = JSON.parse(fs.readFileSync(path.join(state, '.gemini/settings.json'), 'utf8'));
+    expect(Object.keys(during.mcpServers)).toEqual(['docs', 'steward']);
+    expect(during.mcpServers.steward).toEqual({ httpUrl: 'http://127.0.0.1:7321/mcp', headers: { Authorization: 'Bearer stw_run' }, trust: true });
+    for (const task of grant.atEnd) task();
+    expect(JSON.parse(fs.readFileSync(path.join(state, '.gemini/settings.json'), 'utf8'))).toEqual({ mcpServers: { docs: { httpUrl: 'https://docs.example/mcp' } } });
+  });
+
+  it('leaves settings it cannot read alone, and writes through no link a run left', () => {
+    const state = dir();
+    fs.mkdirSync(path.join(state, '.gemini'));
+    fs.writeFileSync(path.join(state, '.gemini/settings.json'), '{ not json');
+    addStewardToInstanceSettings(server(dir()), state);
+    expect(fs.readFileSync(path.join(state, '.gemini/settings.json'), 'utf8')).toBe('{ not json');
+    const victim = path.join(dir(), 'precious.json');
+    fs.writeFileSync(victim, '{}');
+    fs.rmSync(path.join(state, '.gemini/settings.json'));
+    fs.symlinkSync(victim, path.join(state, '.gemini/settings.json'));
+    addStewardToInstanceSettings(server(dir()), state);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('{}');
+    expect(fs.lstatSync(path.join(state, '.gemini/settings.json')).isFile()).toBe(true);
   });
 });

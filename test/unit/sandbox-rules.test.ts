@@ -253,6 +253,14 @@ describe('Seatbelt (macOS)', () => {
     return index;
   };
 
+  it("is made from a policy that, on macOS, hides where people's files are and lets the system be read", () => {
+    const home = tempDir('steward-mac-home-');
+    const made = sandboxPolicy({ sandbox: defaultSandbox, agent: { provider: 'command', preset: 'custom', command: 'x' }, env: {}, home, workspaceDir: path.join(home, 'ws'), dataDir: path.join(home, 'data'), agentHome: path.join(home, 'data/h'), otherWorkspaces: [], platform: 'darwin' });
+    expect(made.hidden).toEqual(expect.arrayContaining(['/Users', '/Volumes', '/private/var/root', fs.realpathSync(home), path.join(fs.realpathSync(home), 'Library/Keychains')]));
+    expect(made.readable).toEqual([]);
+    expect(made.links).toEqual([]);
+  });
+
   it("denies by default, hides where people's files are, gives back what the run may read and write, parents first", () => {
     expect(lines[0]).toBe('(version 1)');
     expect(lines[1]).toBe('(deny default)');

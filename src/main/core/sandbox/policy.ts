@@ -148,7 +148,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   const allowed = new Set([...readable, ...writable]);
   const hidden = unique([
     ...(input.systemSecrets ?? []),
-    ...(platform === 'darwin' ? [...macHomes, home] : []),
+    ...(platform === 'darwin' ? [...macHomes, resolve(home)] : []),
     ...[...credentialStores(home, platform), ...otherWorkspaces, ...userStates(input.env, home), ...serviceSockets, ...(input.env.XDG_RUNTIME_DIR ? [input.env.XDG_RUNTIME_DIR] : [])]
       .map(resolve)
       // What the run may read or write by name is not hidden by Steward's own rules (a workspace
