@@ -74,7 +74,7 @@ describe('Edit agent', () => {
     expect(within(form).getByLabelText<HTMLTextAreaElement>('Environment').value).toBe('A=1');
     fireEvent.change(within(form).getByLabelText('Environment'), { target: { value: 'A=1\nIS_SANDBOX=1' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save agent' }));
-    await waitFor(() => expect(store.getState().instances.find((each) => each.id === instance.id)?.agent).toEqual({ provider: 'command', preset: 'custom', command: 'cat', env: { A: '1', IS_SANDBOX: '1' } }));
+    await waitFor(() => expect(store.getState().instances.find((each) => each.id === instance.id)?.agent).toEqual({ provider: 'command', preset: 'custom', command: 'cat', env: { A: '1', IS_SANDBOX: '1' } }), { timeout: 10_000 });
 
     // Steward's tools: off for a custom command until asked for, on for a preset until turned off.
     fireEvent.click(within(card).getByRole('button', { name: 'Edit agent' }));
@@ -85,7 +85,7 @@ describe('Edit agent', () => {
     expect(toolsSwitch().checked).toBe(true);
     fireEvent.click(toolsSwitch());
     fireEvent.click(within(tools).getByRole('button', { name: 'Save agent' }));
-    await waitFor(() => expect(store.getState().instances.find((each) => each.id === instance.id)?.agent).toEqual({ provider: 'command', preset: 'codex', stewardTools: false }));
+    await waitFor(() => expect(store.getState().instances.find((each) => each.id === instance.id)?.agent).toEqual({ provider: 'command', preset: 'codex', stewardTools: false }), { timeout: 10_000 });
 
     fireEvent.click(within(card).getByRole('button', { name: 'Edit agent' }));
     const again = within(card).getByRole('form', { name: 'Agent of Local' });
@@ -93,8 +93,8 @@ describe('Edit agent', () => {
     fireEvent.change(within(again).getByLabelText('Base URL'), { target: { value: 'http://127.0.0.1:9/v1' } });
     fireEvent.change(within(again).getByLabelText('Model'), { target: { value: 'qwen3:8b' } });
     fireEvent.click(within(again).getByRole('button', { name: 'Save agent' }));
-    await waitFor(() => expect(card.textContent).toContain('qwen3:8b at http://127.0.0.1:9/v1'));
-    await waitFor(() => expect(card.textContent).toContain('Could not reach the model server'));
+    await waitFor(() => expect(card.textContent).toContain('qwen3:8b at http://127.0.0.1:9/v1'), { timeout: 10_000 });
+    await waitFor(() => expect(card.textContent).toContain('Could not reach the model server'), { timeout: 10_000 });
     disconnect();
   });
 
