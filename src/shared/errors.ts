@@ -31,6 +31,7 @@ export const errorStatus = {
   default_instance: 409,
   tunnel_not_configured: 409,
   not_replayable: 409,
+  refused_delivery: 409,
   over_budget: 409,
   already_decided: 409,
   expired: 409,

@@ -105,6 +105,35 @@ describe('replay', () => {
   });
 });
 
+describe('what Steward did, apart from how the run went', () => {
+  it("reads each delivery's run as it is now: a duplicate's original run, a run ended since", async () => {
+    const webhook = await create();
+    const headers = { 'content-type': 'application/json', 'idempotency-key': 'once' };
+    const original = await request(webhook.triggerUrl!, { method: 'POST', headers, body: '{"event":1}' });
+    await request(webhook.triggerUrl!, { method: 'POST', headers, body: '{"event":1}' });
+    await t.api('POST', `/api/runs/${original.body.run.id}/cancel`);
+    const { deliveries } = await list(webhook);
+    expect(deliveries.map((d) => [d.outcome, d.run])).toEqual([
+      ['duplicate', { id: original.body.run.id, status: 'cancelled' }],
+      ['accepted', { id: original.body.run.id, status: 'cancelled' }],
+    ]);
+  });
+
+  it('replays a refused delivery (a bad signature) only when asked with force', async () => {
+    const webhook = await create({ signature: { scheme: 'github', secret } });
+    await request(webhook.triggerUrl!, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' }, body: '{"event":"forged"}' });
+    const [refused] = (await list(webhook)).deliveries;
+    expect(refused).toMatchObject({ outcome: 'refused', errorCode: 'invalid_signature', run: null, replayable: true });
+    const asked = await t.api('POST', `/api/deliveries/${refused.id}/replay`);
+    expect(asked.status).toBe(409);
+    expect(asked.body.error).toMatchObject({ code: 'refused_delivery', message: expect.stringContaining('This delivery was refused: its signature did not match.') });
+    expect((await list(webhook)).deliveries).toHaveLength(1);
+    const forced = await t.api('POST', `/api/deliveries/${refused.id}/replay`, { force: true });
+    expect(forced.status).toBe(202);
+    expect((await t.api('GET', `/api/runs/${forced.body.run.id}`)).body.run.prompt).toContain('Event forged');
+  });
+});
+
 describe('test payloads', () => {
   it('are recorded as test deliveries and can be skipped by the filter', async () => {
     const webhook = await create({ filter: [{ payload: 'event', exists: true }] });

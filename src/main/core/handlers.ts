@@ -68,7 +68,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'webhooks.delete': ({ params }) => webhooks.delete(params.id),
     'deliveries.list': ({ params, query }) => deliveries.list(params.id, query),
     'deliveries.get': ({ params }) => ({ delivery: deliveries.get(params.id) }),
-    'deliveries.replay': ({ params }) => deliveries.replay(params.id),
+    'deliveries.replay': ({ params, body }) => deliveries.replay(params.id, body.force),
 
     'instances.list': ({ query }) => ({ instances: instances.list(query.location) }),
     'instances.create': ({ body }) => ({ instance: instances.create(body) }),

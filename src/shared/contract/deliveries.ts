@@ -1,7 +1,8 @@
 // Deliveries: every request to a known webhook (accepted, refused or skipped), what it carried
 // (headers with secrets redacted, query, body) and what came of it; a delivery can be replayed.
 import { z } from 'zod';
-import { Id, IdParams, NoInput, NoQuery, Timestamp, defineOperation } from './common';
+import { Id, IdParams, NoQuery, Timestamp, defineOperation } from './common';
+import { RunStatus } from './runs';
 import { TriggerOutcome } from './webhooks';
 
 export const deliveryOutcomes = ['accepted', 'duplicate', 'skipped', 'challenge', 'refused'] as const;
@@ -25,6 +26,10 @@ export const DeliverySummary = z.object({
   errorCode: z.string().nullable(),
   message: z.string().nullable().describe("The error's message, or why the filter skipped it"),
   runId: z.string().nullable().describe('The run it queued (or, for a duplicate, the original run)'),
+  run: z
+    .object({ id: Id('run'), status: RunStatus })
+    .nullable()
+    .describe("That run as it is now (its status read from the run, not the delivery); null when there is none or it is gone. Whether Steward took the request is `outcome`, not this"),
   bodyBytes: z.int().nullable().describe('The size of the body; null when it was refused before it was read'),
   replayable: z.boolean().describe('Whether it was stored whole, so it can be replayed'),
 });
@@ -43,6 +48,10 @@ export const DeliveryListQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 
+export const DeliveryReplay = z.strictObject({
+  force: z.boolean().default(false).describe('true: replay a delivery Steward refused (its body was never verified); without it such a replay is 409 refused_delivery'),
+});
+
 export const deliveryOperations = {
   'deliveries.list': defineOperation({
     name: 'deliveries.list', method: 'GET', path: '/api/webhooks/{id}/deliveries', summary: "A webhook's deliveries, newest first; pass nextBefore as before for the next page",
@@ -55,7 +64,7 @@ export const deliveryOperations = {
   }),
   'deliveries.replay': defineOperation({
     name: 'deliveries.replay', method: 'POST', path: '/api/deliveries/{id}/replay',
-    summary: 'Replay a delivery as if it arrived now, from its stored body and headers: the filter applies, the signature and idempotency checks do not',
-    auth: true, status: 202, params: IdParams, query: NoQuery, body: NoInput, output: TriggerOutcome,
+    summary: 'Replay a delivery as if it arrived now, from its stored body and headers: the filter applies, the signature and idempotency checks do not. A refused one (a bad signature, say) needs {"force": true}',
+    auth: true, status: 202, params: IdParams, query: NoQuery, body: DeliveryReplay, output: TriggerOutcome,
   }),
 };

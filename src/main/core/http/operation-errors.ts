@@ -42,6 +42,7 @@ export const errorMeanings: Record<ErrorCode, string> = {
   default_instance: 'The default instance cannot be deleted.',
   tunnel_not_configured: 'No tunnel provider is chosen yet (`PUT /api/tunnel`).',
   not_replayable: 'The delivery was refused before its body was read: there is nothing to replay.',
+  refused_delivery: 'The delivery was refused (a bad signature, say): its body was never verified; replay it with `{"force": true}`.',
   already_decided: 'The approval was already allowed or denied; the answer says by whom and when.',
   expired: 'The approval expired before this decision (no one answered in time, or its run ended).',
   remote_exists: 'That address is already followed as another remote.',
@@ -100,7 +101,10 @@ const stated: Partial<Record<OperationName, ErrorNote[]>> = {
     ['unsupported_media_type', 'A binary body, or a charset Steward cannot read.'],
   ],
   'webhooks.triggerGet': trigger,
-  'deliveries.replay': [['not_replayable', 'The delivery was refused before its body was read (too large, the webhook disabled or the queue full).'], disabled, queueFull, overBudget("The webhook's instance")],
+  'deliveries.replay': [
+    ['not_replayable', 'The delivery was refused before its body was read (too large, the webhook disabled or the queue full).'],
+    ['refused_delivery', 'The delivery was refused (its signature did not match, say) and `force` is not `true`.'],
+    disabled, queueFull, overBudget("The webhook's instance")],
   'instances.delete': [
     ['instance_in_use', 'Automations or webhooks target the instance: point them elsewhere or delete them first.'],
     ['instance_busy', 'A run is running on it and `force` is not `true`.'],

@@ -2,6 +2,7 @@
 // request again, as if it arrived now), and test payloads, which go the same way.
 import type { z } from 'zod';
 import type { Delivery, DeliveryListQuery, DeliverySummary, TriggerOutcome } from '../../../shared/contract';
+import { refusalReason } from '../../../shared/delivery-refusals';
 import { AppError } from '../../../shared/errors';
 import type { DeliverySummaryRecord } from '../store/repositories/deliveries';
 import type { WebhookRecord } from '../store/repositories/webhooks';
@@ -21,8 +22,9 @@ function bodyText(body: Buffer | null): { body: string | null; bodyEncoding: 'ut
   }
 }
 
-function summary(record: DeliverySummaryRecord): DeliverySummary {
-  return { ...record, replayable: record.bodyBytes !== null };
+function summary({ runStatus, ...record }: DeliverySummaryRecord): DeliverySummary {
+  const run = record.runId !== null && runStatus !== null ? { id: record.runId, status: runStatus } : null;
+  return { ...record, run, replayable: record.bodyBytes !== null };
 }
 
 function outcome(result: TriggerResult): z.output<typeof TriggerOutcome> {
@@ -68,12 +70,19 @@ export function createDeliveriesService(context: ServiceContext, triggers: Trigg
       return { ...summary(rest), headers, query, ...bodyText(body) };
     },
 
-    /** The stored request once more, now: a new run labelled as its replay. Filters apply; signature and idempotency do not. */
-    async replay(id: string): Promise<z.output<typeof TriggerOutcome>> {
+    /**
+     * The stored request once more, now: a new run labelled as its replay. Filters apply; signature
+     * and idempotency do not, so a request Steward refused (its signature did not match, say) is
+     * replayed only when asked with `force`: its body was never verified.
+     */
+    async replay(id: string, force = false): Promise<z.output<typeof TriggerOutcome>> {
       const record = store.deliveries.get(id);
       if (!record) throw new AppError('not_found', `No delivery ${id}.`);
       if (record.bodyBytes === null) {
         throw new AppError('not_replayable', 'This delivery was refused before its body was read (too large, or the webhook was disabled or full), so there is nothing to replay.');
+      }
+      if (record.outcome === 'refused' && !force) {
+        throw new AppError('refused_delivery', `This delivery was refused: ${refusalReason(record.errorCode, record.message)}. Replaying it runs a body Steward never accepted; replay it with {"force": true} to do so anyway.`);
       }
       const target = webhook(record.webhookId);
       admit(target);

@@ -98,7 +98,7 @@ export function createTriggersService(
         store.runs.finish(run.id, 'cancelled', request.receivedAt.toISOString(), `${block.message}.`, null);
         recordBudgetSkip(store, block, target.instanceId, request.receivedAt, { runId: run.id, label: 'hook' });
       }
-      const deliveryId = log.write(target, request, { status: 202, outcome: 'accepted', runId: run.id });
+      const deliveryId = log.write(target, request, { status: 202, outcome: 'accepted', runId: run.id, message: block ? `Its run was cancelled at once: ${block.message}.` : null });
       return { kind: 'run', status: 202, run: { id: run.id, status: block ? 'cancelled' : run.status, threadId: run.threadId }, deliveryId };
     });
     if (result.status === 202) runsQueued();

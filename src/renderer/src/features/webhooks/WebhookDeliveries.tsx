@@ -1,18 +1,39 @@
-// A webhook's deliveries: every request it got (accepted, skipped by the filter, refused) with its
-// status, a viewer for the body and headers as received, and Replay, which sends the stored
-// request again as if it arrived now.
-import { useEffect, useState } from 'react';
-import type { Delivery, DeliverySummary, Webhook } from '../../../../shared/contract';
+// A webhook's deliveries: every request it got, each row saying apart what Steward did with it
+// (accepted, a duplicate, filtered out, refused and why) and how its run is doing now (followed
+// live), a viewer for the body and headers as received, and Replay, which sends the stored request
+// again as if it arrived now; a refused one only after a question naming why it was refused.
+import { useEffect, useRef, useState } from 'react';
+import type { Delivery, DeliverySummary, RunStatus, Webhook } from '../../../../shared/contract';
+import { refusalReason } from '../../../../shared/delivery-refusals';
 import { useApp } from '../../lib/app-context';
 import { Badge, ErrorLine, formatTime, Time, useAction, useEscape } from '../../ui/widgets';
 
-const outcomeBadge: Record<DeliverySummary['outcome'], string> = {
-  accepted: 'succeeded',
-  duplicate: 'queued',
-  skipped: 'cancelled',
-  challenge: 'queued',
-  refused: 'failed',
-};
+/** What Steward did with the request, in words, apart from how its run went. */
+function verdict(delivery: DeliverySummary): { badge: string; words: string; detail: string | null } {
+  switch (delivery.outcome) {
+    case 'accepted':
+      return { badge: 'accepted', words: 'Accepted', detail: delivery.message };
+    case 'duplicate':
+      return { badge: 'accepted', words: 'Accepted as a duplicate', detail: 'Its idempotency key was seen before: no new run, the original one.' };
+    case 'skipped':
+      return { badge: 'filtered', words: 'Filtered out', detail: delivery.message };
+    case 'challenge':
+      return { badge: 'accepted', words: "Answered Slack's URL check", detail: null };
+    case 'refused':
+      return { badge: 'refused', words: `Refused: ${refusalReason(delivery.errorCode, delivery.message)}`, detail: delivery.message };
+  }
+}
+
+const verdictIcons: Record<string, string> = { accepted: '✓', filtered: '–', refused: '✕' };
+
+// A live event and a page loaded before or after it may disagree: the run never goes back a step.
+const stage = (status: RunStatus) => (status === 'queued' ? 0 : status === 'waiting' ? 1 : status === 'running' ? 2 : 3);
+
+/** The question before a refused delivery is replayed: why it was refused, and what replaying does. */
+export function refusedReplayQuestion(delivery: DeliverySummary): string {
+  const unverified = delivery.errorCode === 'invalid_signature' ? 'Replaying runs this unverified body.' : 'Replaying runs it as if Steward had accepted it.';
+  return `This delivery was refused: ${refusalReason(delivery.errorCode, delivery.message)}. ${unverified} Replay anyway?`;
+}
 
 /** JSON pretty-printed; anything else as it came. */
 function readable(delivery: Delivery): string {
@@ -49,6 +70,53 @@ function BodyViewer({ delivery, onClose }: { delivery: Delivery; onClose: () => 
   );
 }
 
+function ReplayQuestion({ delivery, onReplay, onCancel }: { delivery: DeliverySummary; onReplay: () => void; onCancel: () => void }) {
+  useEscape(true, onCancel);
+  const cancel = useRef<HTMLButtonElement>(null);
+  // Focus goes to the safe answer: Enter on the question runs nothing.
+  useEffect(() => cancel.current?.focus(), []);
+  const question = refusedReplayQuestion(delivery);
+  return (
+    <div className="replay-question" role="group" aria-label={question}>
+      <span>{question}</span>
+      <button className="danger" onClick={onReplay}>Replay anyway</button>
+      <button ref={cancel} onClick={onCancel}>Cancel</button>
+    </div>
+  );
+}
+
+function Row({ delivery, busy, onView, onReplay }: { delivery: DeliverySummary; busy: boolean; onView: () => void; onReplay: (force: boolean) => void }) {
+  const { runs } = useApp();
+  const [asking, setAsking] = useState(false);
+  const said = verdict(delivery);
+  const live = runs.find((run) => run.id === delivery.run?.id)?.status;
+  const runStatus = delivery.run && live && stage(live) >= stage(delivery.run.status) ? live : delivery.run?.status;
+  const replayTitle = !delivery.replayable ? 'Refused before its body was read: nothing to replay' : delivery.outcome === 'refused' ? 'Steward refused it: replaying asks first' : 'Send it again, as if it arrived now';
+  return (
+    <tr>
+      <td data-label="When"><Time iso={delivery.receivedAt} />{delivery.origin !== 'sender' ? <span className="hint"> ({delivery.origin})</span> : null}</td>
+      <td data-label="HTTP">{delivery.status}</td>
+      <td data-label="Accepted / refused" className="delivery-verdict">
+        <span className={`verdict ${said.badge}`}><span aria-hidden="true">{verdictIcons[said.badge]} </span>{said.words}</span>
+        {said.detail && delivery.outcome !== 'refused' && <div className="hint">{said.detail}</div>}
+        {delivery.outcome === 'refused' && delivery.message && <div className="hint">{delivery.message}</div>}
+      </td>
+      <td data-label="Run">
+        {delivery.run && runStatus ? (
+          <>
+            <Badge status={runStatus} /> <a href={`#/runs/${delivery.run.id}`} aria-label={`Run of delivery ${delivery.id}: ${runStatus}`}>{delivery.outcome === 'duplicate' ? 'Original run' : 'Open run'}</a>
+          </>
+        ) : delivery.runId ? <span className="hint">run removed</span> : <span className="hint">no run</span>}
+      </td>
+      <td className="actions">
+        <button aria-label={`View delivery ${delivery.id}`} onClick={onView}>View</button>
+        <button aria-label={`Replay delivery ${delivery.id}`} disabled={!delivery.replayable || busy} title={replayTitle} onClick={() => (delivery.outcome === 'refused' ? setAsking(true) : onReplay(false))}>Replay</button>
+        {asking && <ReplayQuestion delivery={delivery} onCancel={() => setAsking(false)} onReplay={() => { setAsking(false); onReplay(true); }} />}
+      </td>
+    </tr>
+  );
+}
+
 export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
   const { deliveries, loadDeliveries, openDelivery, showDelivery, replayDelivery } = useApp();
   const action = useAction();
@@ -59,8 +127,8 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
     void loadDeliveries(webhook.id).catch(() => undefined);
   }, [webhook.id, loadDeliveries]);
 
-  const replay = async (delivery: DeliverySummary) => {
-    const outcome = await action.run(() => replayDelivery(delivery));
+  const replay = async (delivery: DeliverySummary, force: boolean) => {
+    const outcome = await action.run(() => replayDelivery(delivery, force));
     if (outcome) setNote(outcome.run ? `Replayed: run ${outcome.run.id} is ${outcome.run.status}.` : `Replayed, and skipped by the filter: ${outcome.reason ?? ''}`);
   };
   const shown = openDelivery?.webhookId === webhook.id ? openDelivery : null;
@@ -75,20 +143,25 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
       {note && <div className="hint" role="status">{note}</div>}
       <ErrorLine message={action.error?.message} />
       {!page || page.items.length === 0 ? <div className="hint">None yet. Send a test payload, or call the URL.</div> : (
-        <table aria-label={`Deliveries of ${webhook.name}`}>
+        <table className="deliveries" aria-label={`Deliveries of ${webhook.name}`}>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">HTTP</th>
+              <th scope="col">Accepted / refused</th>
+              <th scope="col">Run</th>
+              <th scope="col"><span className="visually-hidden">Actions</span></th>
+            </tr>
+          </thead>
           <tbody>
             {page.items.map((delivery) => (
-              <tr key={delivery.id}>
-                <td><Time iso={delivery.receivedAt} /></td>
-                <td>{delivery.status}</td>
-                <td><Badge status={outcomeBadge[delivery.outcome]} /> {delivery.outcome}{delivery.origin !== 'sender' ? ` (${delivery.origin})` : ''}</td>
-                <td className="hint">{delivery.errorCode ?? delivery.message ?? ''}</td>
-                <td>{delivery.runId ? <a href={`#/runs/${delivery.runId}`}>Run</a> : ''}</td>
-                <td>
-                  <button aria-label={`View delivery ${delivery.id}`} onClick={() => void action.run(() => showDelivery(delivery.id))}>View</button>
-                  <button aria-label={`Replay delivery ${delivery.id}`} disabled={!delivery.replayable || action.busy} title={delivery.replayable ? 'Send it again, as if it arrived now' : 'Refused before its body was read: nothing to replay'} onClick={() => void replay(delivery)}>Replay</button>
-                </td>
-              </tr>
+              <Row
+                key={delivery.id}
+                delivery={delivery}
+                busy={action.busy}
+                onView={() => void action.run(() => showDelivery(delivery.id))}
+                onReplay={(force) => void replay(delivery, force)}
+              />
             ))}
           </tbody>
         </table>

@@ -1,11 +1,15 @@
-// Webhooks: the form (WebhookEditor), the trigger URL to copy, the check in force, a curl example, a
-// test payload, token regeneration that says the old URL dies, on/off, and the deliveries.
+// Webhooks: the form (WebhookEditor), the trigger URL to copy, the check in force, whether its runs
+// wait for a person, a curl example (signed, for a signed webhook), a test payload, token
+// regeneration that says the old URL dies, on/off, and the deliveries.
 import { useState } from 'react';
 import type { Webhook } from '../../../../shared/contract';
+import { curlExample } from './curl-example';
 import { WebhookDeliveries } from './WebhookDeliveries';
 import { WebhookEditor as Editor } from './WebhookEditor';
-import { ConfirmButton, Empty, ErrorLine, useAction } from '../../ui/widgets';
+import { ConfirmButton, CopyButton, Empty, ErrorLine, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
+
+const duration = (seconds: number) => (seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds >= 60 ? `${Math.round(seconds / 60)} min` : `${seconds} s`);
 
 function Detail({ webhook }: { webhook: Webhook }) {
   const { saveWebhook, deleteWebhook, testWebhook, navigate } = useApp();
@@ -14,6 +18,7 @@ function Detail({ webhook }: { webhook: Webhook }) {
   const [skipped, setSkipped] = useState<string>();
   const action = useAction();
   const url = webhook.publicTriggerUrl ?? webhook.triggerUrl ?? '';
+  const example = curlExample(url, webhook.signature?.scheme ?? null);
   const test = async () => {
     const outcome = await action.run(() => testWebhook(webhook.id, payload));
     setSkipped(outcome?.skipped ? `The filter skipped it: ${outcome.reason ?? ''}` : undefined);
@@ -35,7 +40,18 @@ function Detail({ webhook }: { webhook: Webhook }) {
         <span className="hint">Check</span>
         <span>{webhook.checkInForce}</span>
       </div>
-      <pre aria-label="curl example">{`curl -X POST '${url}' \\\n  -H 'Content-Type: application/json' \\\n  -d '{"event": "example"}'`}</pre>
+      {webhook.approval.mode === 'before-run' && (
+        <div className="row" data-testid="approval-in-force">
+          <span className="hint">Approval</span>
+          <span>Asks you before each run: a run waits in Needs you until you allow it (unanswered for {duration(webhook.approval.timeoutSeconds)}, it is cancelled).</span>
+        </div>
+      )}
+      <div className="row">
+        <span className="hint">{webhook.signature ? 'curl example, signed with your secret as $WEBHOOK_SECRET' : 'curl example'}</span>
+        <span className="spacer" />
+        <CopyButton text={example} label="Copy example" />
+      </div>
+      <pre className="curl-example" aria-label="curl example">{example}</pre>
       <div className="row">
         <input aria-label="Test payload" className="mono" value={payload} onChange={(event) => setPayload(event.target.value)} />
         <button onClick={() => void test()}>Send test payload</button>

@@ -26,8 +26,8 @@ export interface WebhooksSlice {
   /** The newest page again, or (`more`) the next older one. */
   loadDeliveries: (webhookId: string, more?: boolean) => Promise<void>;
   showDelivery: (id: string | null) => Promise<void>;
-  /** Replays a delivery now; the list shows the replay. */
-  replayDelivery: (delivery: DeliverySummary) => Promise<Outcome>;
+  /** Replays a delivery now; the list shows the replay. A refused one needs `force` (the person confirmed). */
+  replayDelivery: (delivery: DeliverySummary, force?: boolean) => Promise<Outcome>;
 }
 
 export const webhooksSlice: Slice<WebhooksSlice> = (set, get) => ({
@@ -65,8 +65,8 @@ export const webhooksSlice: Slice<WebhooksSlice> = (set, get) => ({
     const { delivery } = await get().client.call('deliveries.get', { params: { id } });
     set({ openDelivery: delivery });
   },
-  async replayDelivery(delivery) {
-    const outcome = await get().client.call('deliveries.replay', { params: { id: delivery.id }, body: {} });
+  async replayDelivery(delivery, force = false) {
+    const outcome = await get().client.call('deliveries.replay', { params: { id: delivery.id }, body: { force } });
     await Promise.all([get().loadRuns(), get().loadDeliveries(delivery.webhookId)]);
     return outcome;
   },
