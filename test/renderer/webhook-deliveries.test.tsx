@@ -27,12 +27,17 @@ describe('deliveries in the UI', () => {
     await Promise.all([store.getState().loadInstances(), store.getState().loadWebhooks()]);
     renderWith(store, <Webhooks />);
     const table = await screen.findByRole('table', { name: 'Deliveries of CI' });
-    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
-    const [skippedRow, acceptedRow] = within(table).getAllByRole('row');
-    expect(skippedRow.textContent).toContain('skipped');
+    // A header row, then the deliveries.
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(3));
+    expect(within(table).getAllByRole('columnheader').map((header) => header.textContent)).toEqual(['When', 'HTTP', 'Accepted / refused', 'Run', 'Actions']);
+    const [, skippedRow, acceptedRow] = within(table).getAllByRole('row');
+    expect(skippedRow.textContent).toContain('Filtered out');
+    expect(skippedRow.textContent).toContain('no run');
     expect(skippedRow.textContent).toContain('payload conclusion is "success", not "failure"');
     expect(acceptedRow.textContent).toContain('202');
-    expect(acceptedRow.textContent).toContain('accepted');
+    expect(acceptedRow.textContent).toContain('Accepted');
+    // The instance is stopped: accepted, and its run still queued.
+    expect(acceptedRow.textContent).toContain('queued');
 
     fireEvent.click(within(acceptedRow).getByRole('button', { name: /^View delivery/ }));
     const body = await screen.findByLabelText('Request body');
@@ -46,7 +51,7 @@ describe('deliveries in the UI', () => {
     const [original, replay] = await Promise.all([failed.body.run.id, replayRunId].map(async (id) => (await t.api('GET', `/api/runs/${id}`)).body.run));
     expect(replay.prompt).toBe(original.prompt);
     expect(replay.replayOf).toMatch(/^dlv_/);
-    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Deliveries of CI' })).getAllByRole('row')[0].textContent).toContain('accepted (replay)'));
+    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Deliveries of CI' })).getAllByRole('row')[1].textContent).toMatch(/\(replay\).*Accepted/));
     disconnect();
   });
 

@@ -1,0 +1,195 @@
+// End to end: a GitHub-signed webhook's deliveries in the web UI (built from source, in real
+// Chromium, against a real headless daemon). Its rows say apart what Steward did with each request
+// (accepted, a duplicate, filtered out, refused for a bad signature) and how its run is doing,
+// following the run from queued to failed without a reload; Replay of the refused one asks first,
+// naming why it was refused (Cancel runs nothing, Replay anyway runs it); the card's curl example,
+// copied and run in sh, is accepted (202) for every signature scheme; a webhook whose runs wait for
+// a person says so; at 390 px the deliveries stay within the page. Skipped, with a line naming what
+// to install, where Chromium is missing (requirements.ts).
+import { execFile } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
+import { tempDir } from '../support/core';
+import { type Server, root, startDaemon } from '../support/processes';
+import { lacks } from '../support/requirements';
+
+const artifacts = path.join(root, 'test-artifacts');
+const skip = lacks('chromium');
+const unsandboxed = { mode: 'off', network: [], readDeny: [], writeAllow: [] };
+const secret = 'e2e-github-secret';
+let daemon: Server;
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let page: Page;
+let origin: string;
+let dataDir: string;
+let webRoot: string;
+
+async function api<T = Record<string, never>>(method: string, route: string, body?: unknown): Promise<T> {
+  // Through the tab, so the session cookie of the login link is the credential.
+  return page.evaluate(
+    async ({ method, route, body }) => (await fetch(route, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>,
+    { method, route, body },
+  );
+}
+
+type Webhook = { id: string; token: string; name: string };
+type Delivery = { id: string; origin: string; outcome: string; runId: string | null };
+const deliveriesOf = async (webhook: Webhook) => (await api<{ deliveries: Delivery[] }>('GET', `/api/webhooks/${webhook.id}/deliveries`)).deliveries;
+
+async function trigger(webhook: Webhook, body: string, headers: Record<string, string>): Promise<number> {
+  const response = await fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return response.status;
+}
+// The page's own globals, for functions page.evaluate runs there (the tests compile without the DOM library).
+type PageGlobals = {
+  navigator: { clipboard: { readText(): Promise<string> } };
+  innerWidth: number;
+  getComputedStyle(element: unknown, pseudo: string): { content: string };
+};
+
+const githubSigned = (body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+
+/** The example as the page shows it, run in sh with the secret set; curl prints only the HTTP status. */
+async function runExample(example: string, webhookSecret: string): Promise<string> {
+  const script = `curl() { command curl -s -o /dev/null -w '%{http_code}' "$@"; }\n${example}\n`;
+  const { stdout } = await promisify(execFile)('sh', ['-c', script], { env: { ...process.env, WEBHOOK_SECRET: webhookSecret } });
+  return stdout.trim();
+}
+
+beforeAll(async () => {
+  if (skip) return;
+  webRoot = await buildWebUi();
+  dataDir = tempDir('steward-e2e-deliveries-');
+  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
+  const loginLink = loginLinkOf(daemon);
+  origin = new URL(loginLink).origin;
+  browser = await launchChromium();
+  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  page = await browser.context.newPage();
+  await page.goto(loginLink);
+  fs.mkdirSync(artifacts, { recursive: true });
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await daemon?.stop();
+  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(skip)('deliveries that tell the truth', () => {
+  let webhook: Webhook;
+  let instanceId: string;
+
+  it('says apart what Steward did with each request and how its run goes, live', async () => {
+    // Its runs fail, after long enough for their row to be seen before they end.
+    ({ instance: { id: instanceId } } = await api<{ instance: { id: string } }>('POST', '/api/instances', { name: 'Breaks', agent: { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'sleep 5; echo broken >&2; exit 3'] }, sandbox: unsandboxed }));
+    ({ webhook } = await api<{ webhook: Webhook }>('POST', '/api/webhooks', { name: 'GitHub CI', sender: 'github', signature: { secret }, instanceId, filter: [{ payload: 'event', in: ['deploy', 'example'] }] }));
+    expect(await trigger(webhook, '{"event":"deploy"}', { 'x-hub-signature-256': 'sha256=00', 'x-github-delivery': 'forged-1' })).toBe(401);
+    expect(await trigger(webhook, '{"event":"ping"}', { 'x-hub-signature-256': githubSigned('{"event":"ping"}'), 'x-github-delivery': 'ping-1' })).toBe(200);
+
+    await page.goto(`${origin}/#/webhooks`);
+    const card = page.getByRole('article', { name: 'GitHub CI' });
+    const table = card.getByRole('table', { name: 'Deliveries of GitHub CI' });
+    await expect.poll(() => table.getByRole('columnheader').allTextContents()).toEqual(['When', 'HTTP', 'Accepted / refused', 'Run', 'Actions']);
+    const refusedRow = table.locator('tbody').getByRole('row').filter({ hasText: 'Refused' });
+    await expect.poll(() => refusedRow.textContent()).toContain('Refused: its signature did not match');
+    expect(await refusedRow.textContent()).toContain('no run');
+    const filteredRow = table.locator('tbody').getByRole('row').filter({ hasText: 'Filtered out' });
+    expect(await filteredRow.textContent()).toContain('payload event is "ping"');
+    expect(await filteredRow.textContent()).toContain('no run');
+
+    // With the page open: an accepted request, then the same GitHub delivery again.
+    const body = '{"event":"deploy"}';
+    const headers = { 'x-hub-signature-256': githubSigned(body), 'x-github-delivery': 'deploy-1' };
+    expect(await trigger(webhook, body, headers)).toBe(202);
+    expect(await trigger(webhook, body, headers)).toBe(200);
+    const acceptedRow = table.locator('tbody').getByRole('row').filter({ hasText: 'Accepted' }).filter({ hasNotText: 'duplicate' });
+    // Its run is shown before it ends: queued, or already running.
+    await expect.poll(async () => (await acceptedRow.getByRole('link').getAttribute('aria-label')) ?? '', { timeout: 10_000 }).toMatch(/: (queued|running)$/);
+    await card.getByRole('button', { name: 'Refresh' }).click();
+    const duplicateRow = table.locator('tbody').getByRole('row').filter({ hasText: 'Accepted as a duplicate' });
+    await expect.poll(() => duplicateRow.count()).toBe(1);
+    expect(await duplicateRow.getByRole('link').textContent()).toBe('Original run');
+    await page.screenshot({ path: path.join(artifacts, 'webhook-deliveries-live.png'), fullPage: true });
+
+    // No reload from here: the run's end reaches both rows through the live events.
+    for (const row of [acceptedRow, duplicateRow]) {
+      await expect.poll(async () => (await row.getByRole('link').getAttribute('aria-label')) ?? '', { timeout: 30_000 }).toMatch(/: failed$/);
+      expect(await row.textContent()).not.toContain('succeeded');
+    }
+    const runId = (await deliveriesOf(webhook)).find((each) => each.outcome === 'accepted')!.runId;
+    expect((await api<{ run: { status: string } }>('GET', `/api/runs/${runId}`)).run.status).toBe('failed');
+    await page.screenshot({ path: path.join(artifacts, 'webhook-deliveries-failed.png'), fullPage: true });
+  }, 90_000);
+
+  it('replays the refused delivery only after a question naming why it was refused', async () => {
+    const card = page.getByRole('article', { name: 'GitHub CI' });
+    const refusedRow = card.locator('tbody').getByRole('row').filter({ hasText: 'Refused' });
+    const before = await deliveriesOf(webhook);
+    const question = 'This delivery was refused: its signature did not match. Replaying runs this unverified body. Replay anyway?';
+
+    await refusedRow.getByRole('button', { name: /^Replay delivery/ }).click();
+    const asking = card.getByRole('group', { name: question });
+    await expect.poll(() => asking.isVisible()).toBe(true);
+    await page.screenshot({ path: path.join(artifacts, 'webhook-deliveries-replay-question.png'), fullPage: true });
+    await asking.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => asking.count()).toBe(0);
+    expect(await deliveriesOf(webhook)).toEqual(before);
+
+    await refusedRow.getByRole('button', { name: /^Replay delivery/ }).click();
+    await asking.getByRole('button', { name: 'Replay anyway' }).click();
+    await expect.poll(() => card.getByRole('status').textContent(), { timeout: 10_000 }).toMatch(/^Replayed: run run_\w+ is queued\.$/);
+    const replays = (await deliveriesOf(webhook)).filter((each) => each.origin === 'replay');
+    expect(replays).toHaveLength(1);
+    expect(replays[0]).toMatchObject({ outcome: 'accepted', runId: expect.stringMatching(/^run_/) });
+  }, 60_000);
+
+  it('gives a curl example that a signed webhook accepts, for every scheme', async () => {
+    const standardSecret = `whsec_${randomBytes(24).toString('base64')}`;
+    const others = [
+      { name: 'Stripe events', signature: { scheme: 'stripe', secret: 'e2e-stripe-secret' } },
+      { name: 'Slack events', signature: { scheme: 'slack', secret: 'e2e-slack-secret' } },
+      { name: 'Standard events', signature: { scheme: 'standard', secret: standardSecret } },
+    ];
+    for (const each of others) await api('POST', '/api/webhooks', { ...each, promptTemplate: 'Event: {{payload}}', instanceId });
+    await page.reload();
+
+    const card = page.getByRole('article', { name: 'GitHub CI' });
+    await card.getByRole('button', { name: 'Copy example' }).click();
+    const copied = await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.readText());
+    expect(copied).toBe(await card.getByLabel('curl example').textContent());
+    expect(copied).toContain('X-Hub-Signature-256');
+    expect(await runExample(copied, secret)).toBe('202');
+    // Without the secret it says what to set, and sends nothing.
+    await expect(runExample(copied, '')).rejects.toThrow(/set WEBHOOK_SECRET/);
+
+    for (const each of others) {
+      const example = (await page.getByRole('article', { name: each.name }).getByLabel('curl example').textContent())!;
+      expect([each.name, await runExample(example, each.signature.secret)]).toEqual([each.name, '202']);
+    }
+  }, 60_000);
+
+  it('says on the card when each run waits for a person; at 390 px the deliveries stay on the page', async () => {
+    await api('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy {{payload}}', instanceId, approval: { mode: 'before-run', timeoutSeconds: 3600 } });
+    await page.reload();
+    expect(await page.getByRole('article', { name: 'Deploys' }).getByTestId('approval-in-force').textContent()).toContain('Asks you before each run');
+    expect(await page.getByRole('article', { name: 'GitHub CI' }).getByTestId('approval-in-force').count()).toBe(0);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    const table = page.getByRole('table', { name: 'Deliveries of GitHub CI' });
+    await table.scrollIntoViewIfNeeded();
+    const right = await table.evaluate((element) => ({ table: element.getBoundingClientRect().right, scroll: element.scrollWidth - element.clientWidth, width: (globalThis as unknown as PageGlobals).innerWidth }));
+    expect(right.table).toBeLessThanOrEqual(right.width);
+    expect(right.scroll).toBeLessThanOrEqual(0);
+    // Each cell, as a card, still says what it is.
+    const labels = await table.locator('tbody').getByRole('row').filter({ hasText: 'Refused' }).first().evaluate((row) => [...row.querySelectorAll('td')].map((cell) => (globalThis as unknown as PageGlobals).getComputedStyle(cell, '::before').content));
+    expect(labels.slice(0, 4)).toEqual(['"When"', '"HTTP"', '"Accepted / refused"', '"Run"']);
+    await page.screenshot({ path: path.join(artifacts, 'webhook-deliveries-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }, 60_000);
+});
