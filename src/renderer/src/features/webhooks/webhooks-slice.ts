@@ -66,7 +66,8 @@ export const webhooksSlice: Slice<WebhooksSlice> = (set, get) => ({
     set({ openDelivery: delivery });
   },
   async replayDelivery(delivery, force = false) {
-    const outcome = await get().client.call('deliveries.replay', { params: { id: delivery.id }, body: { force } });
+    // Without force, the body an older remote Steward (no `force` yet) takes too.
+    const outcome = await get().client.call('deliveries.replay', { params: { id: delivery.id }, body: force ? { force } : {} });
     await Promise.all([get().loadRuns(), get().loadDeliveries(delivery.webhookId)]);
     return outcome;
   },
