@@ -174,11 +174,24 @@ describe.skipIf(skip)('deliveries that tell the truth', () => {
     }
   }, 60_000);
 
-  it('says on the card when each run waits for a person; at 390 px the deliveries stay on the page', async () => {
-    await api('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy {{payload}}', instanceId, approval: { mode: 'before-run', timeoutSeconds: 3600 } });
+  it('says on the card when each run waits for a person, and the row follows that run from waiting for you to its end', async () => {
+    const { webhook: deploys } = await api<{ webhook: Webhook }>('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy {{payload}}', instanceId, approval: { mode: 'before-run', timeoutSeconds: 3600 } });
     await page.reload();
-    expect(await page.getByRole('article', { name: 'Deploys' }).getByTestId('approval-in-force').textContent()).toContain('Asks you before each run');
+    const card = page.getByRole('article', { name: 'Deploys' });
+    expect(await card.getByTestId('approval-in-force').textContent()).toContain('Asks you before each run');
     expect(await page.getByRole('article', { name: 'GitHub CI' }).getByTestId('approval-in-force').count()).toBe(0);
+
+    expect(await trigger(deploys, '{"version":2}', {})).toBe(202);
+    const runLink = card.locator('tbody').getByRole('row').first().getByRole('link');
+    await expect.poll(async () => (await runLink.getAttribute('aria-label')) ?? '', { timeout: 10_000 }).toMatch(/: waiting for you$/);
+    const { approvals } = await api<{ approvals: { id: string; status: string }[] }>('GET', '/api/approvals');
+    await api('POST', `/api/approvals/${approvals.find((each) => each.status === 'pending')!.id}/decision`, { decision: 'allow' });
+    // Allowed elsewhere: the row goes on with the run, and does not stay "waiting for you".
+    await expect.poll(async () => (await runLink.getAttribute('aria-label')) ?? '', { timeout: 10_000 }).toMatch(/: (queued|running)$/);
+    await expect.poll(async () => (await runLink.getAttribute('aria-label')) ?? '', { timeout: 30_000 }).toMatch(/: failed$/);
+  }, 60_000);
+
+  it('at 390 px the deliveries are cards that stay within the page', async () => {
 
     await page.setViewportSize({ width: 390, height: 844 });
     const table = page.getByRole('table', { name: 'Deliveries of GitHub CI' });

@@ -3,8 +3,8 @@
 // Steward is reloaded (an approval decided anywhere leaves every window's pending list). A
 // line of a run whose thread or messages are shown fetches only what is new; a run that changes
 // status refreshes its instance's chats and its automation (last and next run); a webhook's new
-// run refreshes its shown deliveries. A `resync` (the stream reconnected, or fell behind) reloads
-// everything shown, since events may have been missed meanwhile.
+// run refreshes its shown deliveries, whose rows follow its runs. A `resync` (the stream
+// reconnected, or fell behind) reloads everything shown, since events may have been missed meanwhile.
 import type { ActivityEvent } from '../../../shared/contract';
 import type { StreamEvent } from '../lib/api';
 import type { AppStore } from '.';
@@ -76,8 +76,8 @@ export function followLiveEvents(store: AppStore): () => void {
     if (state.chats[run.instanceId]) void state.loadChats(run.instanceId).catch(() => undefined);
     // A queued run moved its automation's next run on; a finished one set its last run.
     if (run.source === 'automation' && run.sourceId && run.status !== 'running') void state.refreshAutomation(run.sourceId).catch(() => undefined);
-    // A webhook's new run is a new delivery: a shown list of its deliveries catches up.
-    if (run.status === 'queued' && run.sourceId && state.deliveries[run.sourceId]) void state.loadDeliveries(run.sourceId).catch(() => undefined);
+    // A webhook's run, new or changed: its shown deliveries follow it; a new run is a new delivery.
+    state.deliveryRunChanged(run);
   }
 
   const unsubscribe = store.getState().client.subscribe(onEvent);

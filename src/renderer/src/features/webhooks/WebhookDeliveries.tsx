@@ -3,10 +3,11 @@
 // live), a viewer for the body and headers as received, and Replay, which sends the stored request
 // again as if it arrived now; a refused one only after a question naming why it was refused.
 import { useEffect, useRef, useState } from 'react';
-import type { Delivery, DeliverySummary, RunStatus, Webhook } from '../../../../shared/contract';
+import type { Delivery, DeliverySummary, Webhook } from '../../../../shared/contract';
 import { refusalReason } from '../../../../shared/delivery-refusals';
 import { useApp } from '../../lib/app-context';
-import { Badge, ErrorLine, formatTime, Time, useAction, useEscape } from '../../ui/widgets';
+import { Badge, ErrorLine, formatTime, statusText, Time, useAction, useEscape } from '../../ui/widgets';
+import { deliveryRunStatus } from './webhooks-slice';
 
 /** What Steward did with the request, in words, apart from how its run went. */
 function verdict(delivery: DeliverySummary): { badge: string; words: string; detail: string | null } {
@@ -25,9 +26,6 @@ function verdict(delivery: DeliverySummary): { badge: string; words: string; det
 }
 
 const verdictIcons: Record<string, string> = { accepted: '✓', filtered: '–', refused: '✕' };
-
-// A live event and a page loaded before or after it may disagree: the run never goes back a step.
-const stage = (status: RunStatus) => (status === 'queued' ? 0 : status === 'waiting' ? 1 : status === 'running' ? 2 : 3);
 
 /** The question before a refused delivery is replayed: why it was refused, and what replaying does. */
 export function refusedReplayQuestion(delivery: DeliverySummary): string {
@@ -86,11 +84,10 @@ function ReplayQuestion({ delivery, onReplay, onCancel }: { delivery: DeliverySu
 }
 
 function Row({ delivery, busy, onView, onReplay }: { delivery: DeliverySummary; busy: boolean; onView: () => void; onReplay: (force: boolean) => void }) {
-  const { runs } = useApp();
+  const { deliveryRuns } = useApp();
   const [asking, setAsking] = useState(false);
   const said = verdict(delivery);
-  const live = runs.find((run) => run.id === delivery.run?.id)?.status;
-  const runStatus = delivery.run && live && stage(live) >= stage(delivery.run.status) ? live : delivery.run?.status;
+  const runStatus = deliveryRunStatus(delivery, deliveryRuns);
   const replayTitle = !delivery.replayable ? 'Refused before its body was read: nothing to replay' : delivery.outcome === 'refused' ? 'Steward refused it: replaying asks first' : 'Send it again, as if it arrived now';
   return (
     <tr>
@@ -104,7 +101,7 @@ function Row({ delivery, busy, onView, onReplay }: { delivery: DeliverySummary; 
       <td data-label="Run">
         {delivery.run && runStatus ? (
           <>
-            <Badge status={runStatus} /> <a href={`#/runs/${delivery.run.id}`} aria-label={`Run of delivery ${delivery.id}: ${runStatus}`}>{delivery.outcome === 'duplicate' ? 'Original run' : 'Open run'}</a>
+            <Badge status={runStatus} /> <a href={`#/runs/${delivery.run.id}`} aria-label={`Run of delivery ${delivery.id}: ${statusText(runStatus)}`}>{delivery.outcome === 'duplicate' ? 'Original run' : 'Open run'}</a>
           </>
         ) : delivery.runId ? <span className="hint">run removed</span> : <span className="hint">no run</span>}
       </td>

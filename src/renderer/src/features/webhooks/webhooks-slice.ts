@@ -1,6 +1,6 @@
 // Webhooks: the list, create, update (incl. token regeneration), delete, test payloads, and each
 // webhook's deliveries: a page at a time, one opened whole (body and headers), replayed.
-import type { Delivery, DeliverySummary, TriggerOutcome, Webhook } from '../../../../shared/contract';
+import type { Delivery, DeliverySummary, Run, RunStatus, TriggerOutcome, Webhook } from '../../../../shared/contract';
 import type { z } from 'zod';
 import type { Slice } from '../../store';
 
@@ -18,6 +18,8 @@ export interface WebhooksSlice {
   deliveries: Record<string, DeliveryPage>;
   /** The delivery open in the body viewer. */
   openDelivery: Delivery | null;
+  /** The status of each run of a shown webhook as its latest live event said, by run id. */
+  deliveryRuns: Record<string, RunStatus>;
   loadWebhooks: () => Promise<void>;
   saveWebhook: (id: string | undefined, body: Record<string, unknown>) => Promise<Webhook>;
   deleteWebhook: (id: string) => Promise<void>;
@@ -28,12 +30,28 @@ export interface WebhooksSlice {
   showDelivery: (id: string | null) => Promise<void>;
   /** Replays a delivery now; the list shows the replay. A refused one needs `force` (the person confirmed). */
   replayDelivery: (delivery: DeliverySummary, force?: boolean) => Promise<Outcome>;
+  /** A live event of a run: a shown delivery of it follows it; a new one of a shown webhook loads its list. */
+  deliveryRunChanged: (run: Run) => void;
+}
+
+const ongoing: readonly RunStatus[] = ['queued', 'waiting', 'running'];
+
+/**
+ * A delivery's run status as the row shows it: the latest live event's (every change of a run sends
+ * one), unless the list, loaded while that event's successor was on its way, already has its end.
+ */
+export function deliveryRunStatus(delivery: DeliverySummary, live: Record<string, RunStatus>): RunStatus | null {
+  if (!delivery.run) return null;
+  const heard = live[delivery.run.id];
+  if (heard === undefined || (!ongoing.includes(delivery.run.status) && ongoing.includes(heard))) return delivery.run.status;
+  return heard;
 }
 
 export const webhooksSlice: Slice<WebhooksSlice> = (set, get) => ({
   webhooks: [],
   deliveries: {},
   openDelivery: null,
+  deliveryRuns: {},
   async loadWebhooks() {
     const { webhooks } = await get().client.call('webhooks.list');
     set({ webhooks });
@@ -70,5 +88,13 @@ export const webhooksSlice: Slice<WebhooksSlice> = (set, get) => ({
     const outcome = await get().client.call('deliveries.replay', { params: { id: delivery.id }, body: force ? { force } : {} });
     await Promise.all([get().loadRuns(), get().loadDeliveries(delivery.webhookId)]);
     return outcome;
+  },
+  deliveryRunChanged(run) {
+    const page = run.source === 'webhook' && run.sourceId ? get().deliveries[run.sourceId] : undefined;
+    if (!page) return;
+    set({ deliveryRuns: { ...get().deliveryRuns, [run.id]: run.status } });
+    // A new run (queued, or waiting for a person) is a new delivery: the list catches up.
+    const isNew = (run.status === 'queued' || run.status === 'waiting') && !page.items.some((each) => each.run?.id === run.id);
+    if (isNew) void get().loadDeliveries(run.sourceId!).catch(() => undefined);
   },
 });
