@@ -74,6 +74,9 @@ describe('by hand, over budget', () => {
       const { run } = (await t.api('GET', `/api/runs/${triggered.body.run.id}`)).body;
       expect(run).toMatchObject({ status: 'cancelled', error: `${message}.`, prompt: `Got {"n":${n}}`, startedAt: null });
     }
+    // Its delivery says it was accepted and why its run was cancelled at once, apart from the run's status.
+    const [latest] = (await t.api('GET', `/api/webhooks/${webhook.id}/deliveries`)).body.deliveries;
+    expect(latest).toMatchObject({ outcome: 'accepted', status: 202, message: `Its run was cancelled at once: ${message}.`, run: { status: 'cancelled' } });
     expect(await noticesOf()).toEqual([
       { type: 'notice', kind: 'over-budget', title: 'Instance "Steward" is over budget', body: `${message}. Its runs do not start until then.`, instanceId },
     ]);
