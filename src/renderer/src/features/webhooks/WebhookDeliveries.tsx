@@ -83,6 +83,8 @@ function ReplayQuestion({ delivery, onReplay, onCancel }: { delivery: DeliverySu
   );
 }
 
+const runLinkText = (delivery: DeliverySummary) => (delivery.outcome === 'duplicate' ? 'Original run' : 'Open run');
+
 function Row({ delivery, busy, onView, onReplay }: { delivery: DeliverySummary; busy: boolean; onView: () => void; onReplay: (force: boolean) => void }) {
   const { deliveryRuns } = useApp();
   const [asking, setAsking] = useState(false);
@@ -101,7 +103,7 @@ function Row({ delivery, busy, onView, onReplay }: { delivery: DeliverySummary; 
       <td data-label="Run">
         {delivery.run && runStatus ? (
           <>
-            <Badge status={runStatus} /> <a href={`#/runs/${delivery.run.id}`} aria-label={`Run of delivery ${delivery.id}: ${statusText(runStatus)}`}>{delivery.outcome === 'duplicate' ? 'Original run' : 'Open run'}</a>
+            <Badge status={runStatus} /> <a href={`#/runs/${delivery.run.id}`} aria-label={`${runLinkText(delivery)} of delivery ${delivery.id}: ${statusText(runStatus)}`}>{runLinkText(delivery)}</a>
           </>
         ) : delivery.runId ? <span className="hint">run removed</span> : <span className="hint">no run</span>}
       </td>

@@ -51,7 +51,7 @@ function Detail({ webhook }: { webhook: Webhook }) {
         <span className="spacer" />
         <CopyButton text={example} label="Copy example" />
       </div>
-      <pre className="curl-example" aria-label="curl example">{example}</pre>
+      <pre className="curl-example" aria-label="curl example" tabIndex={0}>{example}</pre>
       <div className="row">
         <input aria-label="Test payload" className="mono" value={payload} onChange={(event) => setPayload(event.target.value)} />
         <button onClick={() => void test()}>Send test payload</button>
