@@ -21,7 +21,7 @@ export function ChatList({ instance, threadId, open, onClose }: { instance: Inst
   useEscape(open, onClose);
   useEffect(() => {
     // Opened: focus goes to the chat shown, else to "New chat", so the keyboard starts in the list.
-    if (open) panel.current?.querySelector<HTMLElement>('a[aria-current="page"], button.primary')?.focus();
+    if (open) (panel.current?.querySelector<HTMLElement>('a[aria-current="page"]') ?? panel.current?.querySelector<HTMLElement>('button.primary'))?.focus();
   }, [open]);
   const list = chats[instance.id];
   return (
