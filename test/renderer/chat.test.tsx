@@ -43,7 +43,8 @@ describe('the chat', () => {
     window.location.hash = `#/chat/${instance.id}`;
     renderWith(store, <App />);
 
-    const chats = await screen.findByRole('navigation', { name: 'Chats with Echo' });
+    // The view is loaded lazily: its first import may take a while on a busy machine.
+    const chats = await screen.findByRole('navigation', { name: 'Chats with Echo' }, { timeout: 10_000 });
     await waitFor(() => expect(chats.textContent).toContain('No chats yet.'));
     const box = screen.getByLabelText<HTMLTextAreaElement>('Message');
     fireEvent.change(box, { target: { value: 'first line' } });

@@ -77,7 +77,7 @@ export function Conversation({ instance, threadId }: { instance: Instance; threa
         <HostBadge instance={instance} />
         {instance.imageTag && <code>{instance.imageTag}</code>}
       </div>
-      {away && <RemoteNotice remote={remote} />}
+      {away && <RemoteNotice remote={remote} instancesBelow={false} />}
       {instance.status === 'error' && !away && (
         <div className="card error" role="alert">
           {instance.name} is not ready: {instance.statusReason} {isRemote(instance) ? <a href="#/settings">Remote Stewards in Settings</a> : <a href="#/instances">Edit its agent</a>}
