@@ -121,6 +121,8 @@ describe.skipIf(skipUi)('the quick start, the UI way', () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Activity' }).click();
     const stream = page.getByRole('log', { name: 'Activity stream' });
     for (const text of answers) await expect.poll(() => stream.textContent(), { timeout: 20_000 }).toContain(text);
+    // The first prompt was written in the app (chat); "Run now" is by hand (api).
+    expect(await stream.locator('.tag.chat').count()).toBeGreaterThanOrEqual(2);
     expect(await stream.locator('.tag.api').count()).toBeGreaterThanOrEqual(2);
     expect(await stream.locator('.tag.hook').count()).toBeGreaterThanOrEqual(1);
     await shot('4-activity');

@@ -43,7 +43,8 @@ describe('the chat', () => {
     window.location.hash = `#/chat/${instance.id}`;
     renderWith(store, <App />);
 
-    const chats = await screen.findByRole('navigation', { name: 'Chats with Echo' });
+    // The view is loaded lazily: its first import may take a while on a busy machine.
+    const chats = await screen.findByRole('navigation', { name: 'Chats with Echo' }, { timeout: 10_000 });
     await waitFor(() => expect(chats.textContent).toContain('No chats yet.'));
     const box = screen.getByLabelText<HTMLTextAreaElement>('Message');
     fireEvent.change(box, { target: { value: 'first line' } });
@@ -78,6 +79,33 @@ describe('the chat', () => {
     await waitFor(() => expect(screen.getByRole('log', { name: 'Conversation' }).textContent).toContain('you said: another topic'), { timeout: 10_000 });
     await waitFor(() => expect(within(chats).getAllByRole('link').map((link) => link.firstElementChild?.textContent)).toEqual(['another topic', 'hello']));
     expect(within(chats).getByRole('link', { current: 'page' }).textContent).toContain('another topic');
+    disconnect();
+  });
+
+  it('opens the chats as a panel from the "Chats" button: focus goes in, Escape closes it and gives focus back', async () => {
+    const { instance } = (await t.api('POST', '/api/instances', { name: 'Lister', agent: { provider: 'command', preset: 'custom', command: 'cat' } })).body;
+    await t.core.services.instances.idle();
+    await t.api('POST', `/api/instances/${instance.id}/stop`);
+    const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'one topic', source: 'chat' })).body;
+    const { store, disconnect } = connectStore(t);
+    window.location.hash = `#/chat/${instance.id}/${run.threadId}`;
+    renderWith(store, <App />);
+    const toggle = await screen.findByRole('button', { name: 'Chats (1)' }, { timeout: 10_000 });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    expect(panel.className).toBe('chat-list');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(panel.className).toBe('chat-list open');
+    await waitFor(() => expect(document.activeElement?.textContent).toContain('one topic'));
+    fireEvent.keyDown(window, { key: 'Escape' });
+    await waitFor(() => expect(toggle.getAttribute('aria-expanded')).toBe('false'));
+    expect(document.activeElement).toBe(toggle);
+    // Its Close button does the same.
+    fireEvent.click(toggle);
+    fireEvent.click(within(panel).getByRole('button', { name: 'Close' }));
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(toggle);
     disconnect();
   });
 

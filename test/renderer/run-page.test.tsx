@@ -87,7 +87,7 @@ describe('the run page', () => {
     expect(waiting.textContent).toContain('Parked is stopped: the run waits until it is started again.');
     expect(within(waiting).getByRole('link', { name: 'Start it on Instances' })).toBeTruthy();
     expect(screen.getByText('are you there?')).toBeTruthy();
-    expect(facts()).toMatchObject({ Source: 'chat (a prompt to the instance)', Started: '—', Duration: '—' });
+    expect(facts()).toMatchObject({ Source: 'API (a prompt sent through the API)', Started: '—', Duration: '—' });
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.getByText('cancelled')).toBeTruthy());
     expect(screen.queryByRole('status')).toBeNull();

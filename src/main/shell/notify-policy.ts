@@ -16,7 +16,7 @@ export function shouldNotify(run: Run, setting: NotificationPolicy, override: No
 }
 
 export function notificationFor(run: Run, sourceName: string | undefined): { title: string; body: string } {
-  const what = sourceName ?? (run.source === 'api' ? 'A prompt' : 'A run');
+  const what = sourceName ?? (run.source === 'api' || run.source === 'chat' ? 'A prompt' : 'A run');
   const attention = run.status === 'succeeded' && run.outcome === 'needs_attention';
   const title = attention ? `${what} needs attention` : run.status === 'succeeded' ? `${what} finished` : `${what} ${run.status === 'timed_out' ? 'timed out' : run.status}`;
   const body = run.error ?? run.summary ?? run.prompt.replace(/\s+/g, ' ').slice(0, 120);

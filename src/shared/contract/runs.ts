@@ -126,6 +126,10 @@ export const NewRun = z.strictObject({
   instanceId: z.string().min(1),
   prompt: z.string().min(1, 'must not be empty').max(100_000, 'must be at most 100,000 characters'),
   threadId: z.string().min(1).optional().describe('A chat thread to continue; a new one by default'),
+  source: z
+    .enum(['chat', 'api'])
+    .optional()
+    .describe('Where the prompt was written: "chat" for a person in Steward\'s Chat (the app sends it), "api" (the default) for any other caller; an agent\'s prompt is always "api"'),
 });
 export type NewRun = z.infer<typeof NewRun>;
 

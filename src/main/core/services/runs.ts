@@ -50,7 +50,7 @@ export function createRunsService(context: ServiceContext, runsQueued: () => voi
       return parent.id;
     },
 
-    /** A prompt for an instance, from the API or another agent (`parentRunId`): a new chat thread, or one it continues. */
+    /** A prompt for an instance, from the app's Chat, the API or another agent (`parentRunId`): a new chat thread, or one it continues. */
     create(input: NewRun, parentRunId: string | null = null): Run {
       assertRoom();
       const at = context.now();
@@ -65,7 +65,9 @@ export function createRunsService(context: ServiceContext, runsQueued: () => voi
         } else if (store.threads.get(threadId, 0, 1)?.ownerType !== 'chat') {
           throw new AppError('invalid_field', `No chat thread ${threadId}: a prompt continues a chat, not an automation's or a webhook's thread.`, { field: 'threadId' });
         }
-        return enqueueRun(store, { instanceId: instance.id, threadId, source: 'api', sourceId: null, prompt: input.prompt, parentRunId }, at);
+        // What the caller says it is, but an agent's prompt is never a person's chat.
+        const source = parentRunId === null ? (input.source ?? 'api') : 'api';
+        return enqueueRun(store, { instanceId: instance.id, threadId, source, sourceId: null, prompt: input.prompt, parentRunId }, at);
       });
       runsQueued();
       return run;

@@ -1,7 +1,8 @@
 // The prompt box of a chat: Enter sends, Shift+Enter starts a new line; the text stays when
-// sending fails, so nothing typed is lost.
+// sending fails, so nothing typed is lost, and why it failed is said with its times in local time.
 import { type KeyboardEvent, useState } from 'react';
-import { ErrorLine, useAction } from '../../ui/widgets';
+import { useAction } from '../../ui/widgets';
+import { TimedText } from './TimedText';
 
 export function Composer({ onSend, label = 'Message', placeholder, sendLabel = 'Send' }: { onSend: (text: string) => Promise<unknown>; label?: string; placeholder?: string; sendLabel?: string }) {
   const [text, setText] = useState('');
@@ -25,7 +26,7 @@ export function Composer({ onSend, label = 'Message', placeholder, sendLabel = '
     <form className="composer" onSubmit={(event) => { event.preventDefault(); void send(); }}>
       <textarea aria-label={label} value={text} placeholder={placeholder ?? 'Type a message — Enter sends, Shift+Enter for a new line'} onChange={(event) => setText(event.target.value)} onKeyDown={onKeyDown} rows={3} />
       <div className="bar" style={{ marginTop: 6, marginBottom: 0 }}>
-        <ErrorLine message={action.error?.message} />
+        {action.error && <div className="error" role="alert"><TimedText text={action.error.message} /></div>}
         <span className="spacer" />
         <button className="primary" type="submit" disabled={action.busy || text.trim() === ''}>{sendLabel}</button>
       </div>

@@ -1,9 +1,11 @@
 // What is said once for all the instances of a remote Steward that is not connected: its name,
-// host, state, why and since when, and where to fix it. Its instances' cards do not repeat it.
+// host, state, why and since when, and where to fix it. Its instances' cards do not repeat it; a
+// chat with one of them says it the same way.
 import type { Remote } from '../../../../shared/contract';
 import { Badge, Time } from '../../ui/widgets';
 
-export function RemoteNotice({ remote }: { remote: Remote }) {
+/** `instancesBelow`: said above its instances' cards (Instances), not in a chat with one of them. */
+export function RemoteNotice({ remote, instancesBelow = true }: { remote: Remote; instancesBelow?: boolean }) {
   if (remote.state === 'connected') return null;
   if (remote.state === 'connecting') return <div className="hint" role="status">Connecting to {remote.name} at {remote.host}…</div>;
   return (
@@ -13,7 +15,7 @@ export function RemoteNotice({ remote }: { remote: Remote }) {
       </div>
       <p className="error">{remote.error}</p>
       <p className="hint">
-        {remote.instanceCount > 0 ? 'Its instances below wait for it; ' : ''}Steward keeps trying{remote.lastConnectedAt ? <> (last connected <Time iso={remote.lastConnectedAt} />)</> : null}. See <a href="#/settings">Remote Stewards in Settings</a>.
+        {instancesBelow && remote.instanceCount > 0 ? 'Its instances below wait for it; ' : ''}Steward keeps trying{remote.lastConnectedAt ? <> (last connected <Time iso={remote.lastConnectedAt} />)</> : null}. See <a href="#/settings">Remote Stewards in Settings</a>.
       </p>
     </div>
   );

@@ -27,7 +27,10 @@ function useSource(run: Run): { label: string; name: string; href: string | unde
     const webhook = webhooks.find((each) => each.id === run.sourceId);
     return { label: 'webhook', name: webhook?.name ?? 'a deleted webhook', href: webhook && '#/webhooks' };
   }
-  return { label: 'a prompt to the instance', name: 'chat', href: `#/chat/${run.instanceId}/${run.threadId}` };
+  // Either way the prompt lands in a chat thread of the instance: that is where to see it.
+  const chat = `#/chat/${run.instanceId}/${run.threadId}`;
+  if (run.source === 'api') return { label: run.parentRunId ? "a prompt from another run's agent" : 'a prompt sent through the API', name: 'API', href: chat };
+  return { label: 'a prompt in the chat', name: 'chat', href: chat };
 }
 
 /** The usage recorded on the run itself; undefined when none was (older runs: read from its last line). */

@@ -25,7 +25,7 @@ function RunRow({ run, instanceName }: { run: Run; instanceName: string }) {
     <tr>
       <td><a href={`#/runs/${run.id}`}><Time iso={run.startedAt ?? run.createdAt} /></a></td>
       <td><Badge status={run.status} />{run.outcome && <> <OutcomeBadge outcome={run.outcome} /></>}</td>
-      <td><span className={`tag ${sourceTag(run)}`}>{sourceTag(run)}</span> {run.source}</td>
+      <td><span className={`tag ${sourceTag(run)}`}>{sourceTag(run)}</span>{sourceTag(run) !== run.source && ` ${run.source}`}</td>
       <td>{instanceName}</td>
       <td className="hint prompt">{run.summary ? <strong className="summary">{run.summary}</strong> : run.prompt.slice(0, 90)}</td>
     </tr>

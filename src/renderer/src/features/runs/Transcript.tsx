@@ -108,7 +108,7 @@ function useUserScrolling() {
   return { mark, recent: () => Date.now() - last.current < 1000 };
 }
 
-export function Transcript({ messages, label = 'Transcript', userName, instanceId }: { messages: Message[]; label?: string; userName?: string; instanceId?: string }) {
+export function Transcript({ messages, label = 'Transcript', userName, instanceId, searchLabel = 'Search this run' }: { messages: Message[]; label?: string; userName?: string; instanceId?: string; searchLabel?: string }) {
   const roleName = useMemo(() => ({ ...roleNames, ...(userName ? { user: userName } : {}) }), [userName]);
   const [query, setQuery] = useState('');
   const [opened, setOpened] = useState<Set<string>>(() => new Set());
@@ -160,7 +160,7 @@ export function Transcript({ messages, label = 'Transcript', userName, instanceI
   return (
     <div className="transcript">
       <div className="bar transcript-search">
-        <input type="search" aria-label="Search this run" placeholder="Search this run" value={query} onChange={(event) => setQuery(event.target.value)} />
+        <input type="search" aria-label={searchLabel} placeholder={searchLabel} value={query} onChange={(event) => setQuery(event.target.value)} />
         {query.trim() && <span className="hint" role="status">{found.matches} {found.matches === 1 ? 'matching message' : 'matching messages'}</span>}
       </div>
       <div ref={scroller} className="turns transcript-scroll" role="log" aria-label={label} onScroll={onScroll} onWheel={user.mark} onTouchMove={user.mark} onKeyDown={user.mark} onPointerDown={user.mark} tabIndex={0}>

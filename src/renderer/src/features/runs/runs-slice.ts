@@ -107,7 +107,8 @@ export const runsSlice: Slice<RunsSlice> = (set, get) => {
       get().upsertRun(run);
     },
     async sendPrompt(instanceId, prompt, threadId) {
-      const { run } = await get().client.call('runs.create', { body: { instanceId, prompt, ...(threadId ? { threadId } : {}) } });
+      // Whatever in the app sends it (Chat, onboarding's first prompt, a re-run), a person wrote it here.
+      const { run } = await get().client.call('runs.create', { body: { instanceId, prompt, source: 'chat', ...(threadId ? { threadId } : {}) } });
       get().upsertRun(run);
       return run;
     },
