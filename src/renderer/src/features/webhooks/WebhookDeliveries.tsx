@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import type { Delivery, DeliverySummary, Webhook } from '../../../../shared/contract';
 import { useApp } from '../../lib/app-context';
 import { Badge, ErrorLine, formatTime, Time, useAction, useEscape } from '../../ui/widgets';
+import { ScrollBox } from '../../ui/ScrollBox';
 
 const outcomeBadge: Record<DeliverySummary['outcome'], string> = {
   accepted: 'succeeded',
@@ -75,6 +76,7 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
       {note && <div className="hint" role="status">{note}</div>}
       <ErrorLine message={action.error?.message} />
       {!page || page.items.length === 0 ? <div className="hint">None yet. Send a test payload, or call the URL.</div> : (
+        <ScrollBox label={`Deliveries of ${webhook.name}, the table`}>
         <table aria-label={`Deliveries of ${webhook.name}`}>
           <tbody>
             {page.items.map((delivery) => (
@@ -92,6 +94,7 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
             ))}
           </tbody>
         </table>
+        </ScrollBox>
       )}
       {page?.nextBefore && <button onClick={() => void action.run(() => loadDeliveries(webhook.id, true))}>Older deliveries</button>}
       {shown && <BodyViewer delivery={shown} onClose={() => void showDelivery(null)} />}
