@@ -203,7 +203,15 @@ describe.skipIf(skip)('layout at a phone and a desktop width', () => {
       ] as const) {
         await openSection(page, link);
         await settled(heading);
-        if (view === 'activity') await expect.poll(() => page.getByRole('log', { name: 'Activity stream' }).textContent()).toContain('Hello from a chat');
+        if (view === 'activity') {
+          await expect.poll(() => page.getByRole('log', { name: 'Activity stream' }).textContent()).toContain('Hello from a chat');
+          // A long relative time fits its column: it neither runs into the avatar nor is cut.
+          const cut = await page.locator('.line time').first().evaluate((time) => {
+            time.textContent = '32 seconds ago';
+            return time.scrollWidth - time.clientWidth;
+          });
+          expect.soft(cut, '"32 seconds ago" fits beside the avatar').toBeLessThanOrEqual(0);
+        }
         if (view === 'settings') await expect.poll(() => page.getByText(names.key).first().isVisible()).toBe(true);
         await check(view, width, found);
       }

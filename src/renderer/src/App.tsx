@@ -5,7 +5,7 @@ import { Toasts } from './ui/Toasts';
 import { useEscape } from './ui/widgets';
 import { inDesktopApp } from './lib/api';
 import { useApp } from './lib/app-context';
-import { NeedsYouLink, needsYouName } from './features/approvals/NeedsYouLink';
+import { NeedsYouLink } from './features/approvals/NeedsYouLink';
 
 // One chunk per view, loaded when first opened: the window paints before the views it does not show.
 const AgendaView = lazy(() => import('./features/agenda/Agenda').then((module) => ({ default: module.Agenda })));
@@ -81,7 +81,8 @@ export function App() {
       <nav aria-label="Sections" className={menuOpen ? 'open' : undefined}>
         <div className="nav-top">
           <h1>Steward</h1>
-          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="nav-entries" aria-label={waiting > 0 ? `Menu, ${needsYouName(waiting)}` : 'Menu'} onClick={() => setMenuOpen(!menuOpen)}>
+          {/* Its name starts with what it shows ("Menu 2"), so speech input that says those words finds it. */}
+          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="nav-entries" aria-label={waiting > 0 ? `Menu, ${waiting} waiting in Needs you` : 'Menu'} onClick={() => setMenuOpen(!menuOpen)}>
             <span aria-hidden="true">☰</span> Menu{waiting > 0 && <> <span className="count">{waiting}</span></>}
           </button>
         </div>
