@@ -35,7 +35,7 @@ export function InstanceCard({ instance, remote }: { instance: Instance; remote?
               <button className="primary" type="submit">Save</button>
             </form>
           ) : (
-            <strong>{instance.name}</strong>
+            <strong className="clamp" title={instance.name}>{instance.name}</strong>
           )}
           {!remoteOne && <div className="hint mono">{instance.fqdn}</div>}
         </div>
