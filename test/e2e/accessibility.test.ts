@@ -1,8 +1,8 @@
 // End to end: every main view of the web UI, built from source and served by a real daemon, checked
 // with axe-core in real Chromium: light and dark (page.emulateMedia), at 1280 and at 800 px wide,
 // with no violations allowed, and no sideways scroll on Activity and Runs at 800 px. Screenshots
-// of each view in each theme go to test-artifacts/, and with UPDATE_SCREENSHOTS=1 to docs/screenshots/
-// (the README shows some), so that an ordinary test run leaves the checkout as it was. The views hold
+// of each view in each theme go to test-artifacts/ (those of docs/screenshots/ are the layout test's:
+// `npm run docs:screenshots`). The views hold
 // an instance that is not sandboxed, a host a sandboxed run was refused, a run waiting for a person,
 // and a remote Steward that cannot be reached; the agent form is checked open with its Sandbox
 // section (a refused row, the "off" warning) in both themes, and the remote Steward form with its
@@ -25,8 +25,6 @@ interface Violation {
 }
 
 const artifacts = path.join(root, 'test-artifacts');
-const docs = path.join(root, 'docs', 'screenshots');
-const updateDocs = process.env.UPDATE_SCREENSHOTS === '1';
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const views = [
   ['activity', 'Activity'],
@@ -137,7 +135,6 @@ beforeAll(async () => {
   // The page read the settings when it loaded, before these.
   await page.reload();
   fs.mkdirSync(artifacts, { recursive: true });
-  if (updateDocs) fs.mkdirSync(docs, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -156,9 +153,7 @@ describe.skipIf(skip)('accessibility', () => {
         for (const [view, heading] of views) {
           await open(view, heading);
           const name = width === 1280 ? `${view}-${theme}` : `${view}-${theme}-${width}`;
-          const file = path.join(artifacts, `${name}.png`);
-          await page.screenshot({ path: file, fullPage: true });
-          if (updateDocs) fs.copyFileSync(file, path.join(docs, `${name}.png`));
+          await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
           const problems = await violations();
           if (problems.length > 0) found[view] = problems;
           if (width === 800 && (view === 'activity' || view === 'runs')) {

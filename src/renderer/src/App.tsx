@@ -1,7 +1,8 @@
-// The window: navigation on the left, the current view on the right. Loads everything once and
-// follows live events.
-import { Suspense, lazy, useEffect } from 'react';
+// The window: a skip link, the navigation on the left (at a phone's width one row, its entries
+// behind a menu button), the current view on the right. Loads everything once and follows live events.
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Toasts } from './ui/Toasts';
+import { useEscape } from './ui/widgets';
 import { inDesktopApp } from './lib/api';
 import { useApp } from './lib/app-context';
 import { NeedsYouLink } from './features/approvals/NeedsYouLink';
@@ -70,24 +71,38 @@ export function App() {
     const timer = setInterval(() => void loadHealth().catch(() => undefined), healthPollMs);
     return () => clearInterval(timer);
   }, [loadHealth]);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const main = useRef<HTMLElement>(null);
+  useEscape(menuOpen, () => setMenuOpen(false));
   return (
     <div className="shell">
-      <nav aria-label="Sections">
-        <h1>Steward</h1>
-        {sections.map(([to, label]) => (
-          to === '/needs-you' ? (
-            <NeedsYouLink key={to} count={waiting} current={path.startsWith(to)} />
-          ) : (
-            <a key={to} href={`#${to}`} aria-current={path.startsWith(to) ? 'page' : undefined}>{label}</a>
-          )
-        ))}
-        {!inDesktopApp() && (
-          <form method="post" action="/logout" style={{ marginTop: 24 }}>
-            <button type="submit">Log out</button>
-          </form>
-        )}
+      {/* A button's behaviour on a link: the view's own address is the hash, so href="#main" would navigate. */}
+      <a className="skip-link" href="#main" onClick={(event) => { event.preventDefault(); main.current?.focus(); }}>Skip to content</a>
+      <nav aria-label="Sections" className={menuOpen ? 'open' : undefined}>
+        <div className="nav-top">
+          <h1>Steward</h1>
+          {/* Its name starts with what it shows ("Menu 2"), so speech input that says those words finds it. */}
+          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="nav-entries" aria-label={waiting > 0 ? `Menu, ${waiting} waiting in Needs you` : 'Menu'} onClick={() => setMenuOpen(!menuOpen)}>
+            <span aria-hidden="true">☰</span> Menu{waiting > 0 && <> <span className="count">{waiting}</span></>}
+          </button>
+        </div>
+        {/* An entry chosen closes the menu. */}
+        <div className="nav-entries" id="nav-entries" onClick={(event) => { if (event.target instanceof Element && event.target.closest('a')) setMenuOpen(false); }}>
+          {sections.map(([to, label]) => (
+            to === '/needs-you' ? (
+              <NeedsYouLink key={to} count={waiting} current={path.startsWith(to)} />
+            ) : (
+              <a key={to} href={`#${to}`} aria-current={path.startsWith(to) ? 'page' : undefined}>{label}</a>
+            )
+          ))}
+          {!inDesktopApp() && (
+            <form className="logout" method="post" action="/logout">
+              <button type="submit">Log out</button>
+            </form>
+          )}
+        </div>
       </nav>
-      <main>
+      <main id="main" tabIndex={-1} ref={main}>
         {degraded && (
           <div className="card error" role="alert">
             Steward cannot save anything right now: {degraded}

@@ -84,18 +84,58 @@ function onEscapeKey(event: KeyboardEvent) {
   top.close();
 }
 
-/** Escape closes what is open (a form, a question, a viewer) while `open`; the innermost first. */
+/** What had the focus when something opened: the element, and how to find its like again. */
+interface Opener {
+  element: HTMLElement | null;
+  /** The aria-label of the element or of its nearest labelled ancestor (a card): where to look. */
+  scope: string | null;
+  text: string;
+}
+
+function currentOpener(): Opener {
+  const element = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+  return { element, scope: element?.closest('[aria-label]')?.getAttribute('aria-label') ?? null, text: element?.textContent?.trim() ?? '' };
+}
+
+/**
+ * Gives the focus back to what opened a closed form, unless the focus went somewhere on purpose.
+ * An opener that was re-rendered (a card's Edit, replaced by its form and back) is found again by
+ * its labelled ancestor and its text.
+ */
+function returnFocus(opener: Opener) {
+  // After React has removed the closed form: then a lost focus sits on <body>.
+  setTimeout(() => {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    if (opener.element?.isConnected) return opener.element.focus();
+    if (!opener.scope) return;
+    const scope = [...document.querySelectorAll<HTMLElement>('[aria-label]')].find((each) => each.getAttribute('aria-label') === opener.scope);
+    if (!scope) return;
+    if (scope.matches('button, a[href], input, select, textarea')) return scope.focus();
+    [...scope.querySelectorAll<HTMLElement>('button, a[href]')].find((each) => each.textContent?.trim() === opener.text)?.focus();
+  }, 0);
+}
+
+/**
+ * Escape closes what is open (a form, a question, a viewer) while `open`; the innermost first.
+ * However it closes, the focus goes back to what opened it.
+ */
 export function useEscape(open: boolean, close: () => void) {
   const latest = useRef(close);
   latest.current = close;
+  // Read while rendering the opened state: before a field of it takes the focus (autoFocus).
+  const opener = useRef<Opener | null>(null);
+  if (!open) opener.current = null;
+  else if (!opener.current) opener.current = currentOpener();
   useEffect(() => {
     if (!open) return undefined;
     const entry = { close: () => latest.current() };
+    const from = opener.current;
     if (escapeStack.length === 0) window.addEventListener('keydown', onEscapeKey);
     escapeStack.push(entry);
     return () => {
       escapeStack.splice(escapeStack.indexOf(entry), 1);
       if (escapeStack.length === 0) window.removeEventListener('keydown', onEscapeKey);
+      if (from) returnFocus(from);
     };
   }, [open]);
 }

@@ -28,7 +28,7 @@ function FeedLine({ line }: { line: ActivityEvent }) {
     <div className="line" data-kind={line.kind}>
       <Time iso={line.timestamp} />
       <Avatar url={instance.avatarUrl} name={instance.name} small />
-      <span className="hint">{instance.name}</span>
+      <span className="hint cut" title={instance.name}>{instance.name}</span>
       <span>
         {line.label && <span className={`tag ${line.label}`}>{line.label}</span>}
         <span className="tag">{line.kind}</span>

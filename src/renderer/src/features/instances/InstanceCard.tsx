@@ -25,7 +25,7 @@ export function InstanceCard({ instance, remote }: { instance: Instance; remote?
   // Its Steward is away: the notice above says why, once for all its instances.
   const away = remote !== undefined && remote.state !== 'connected';
   return (
-    <article className={away ? 'card muted' : 'card'} aria-label={instance.name}>
+    <article className={`${away ? 'card muted' : 'card'}${editingAgent ? ' wide' : ''}`} aria-label={instance.name}>
       <div className="row">
         <Avatar url={instance.avatarUrl} name={instance.name} />
         <div style={{ flex: 1, minWidth: 0 }}>
@@ -35,7 +35,7 @@ export function InstanceCard({ instance, remote }: { instance: Instance; remote?
               <button className="primary" type="submit">Save</button>
             </form>
           ) : (
-            <strong>{instance.name}</strong>
+            <strong className="clamp" title={instance.name}>{instance.name}</strong>
           )}
           {!remoteOne && <div className="hint mono">{instance.fqdn}</div>}
         </div>

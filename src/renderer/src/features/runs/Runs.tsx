@@ -13,6 +13,7 @@ import { visibleRuns } from './run-list-slice';
 import { foldQuiet, quietRun } from '../../lib/quiet-folds';
 import { QuietFold } from '../../ui/QuietFold';
 import { instanceLabel } from '../instances/instance-label';
+import { ScrollBox } from '../../ui/ScrollBox';
 
 /** The tag of a run's source, as the activity labels it: a scheduled fire `cron`, run now `api`. */
 export function sourceTag(run: Run): string {
@@ -26,7 +27,7 @@ function RunRow({ run, instanceName }: { run: Run; instanceName: string }) {
       <td><a href={`#/runs/${run.id}`}><Time iso={run.startedAt ?? run.createdAt} /></a></td>
       <td><Badge status={run.status} />{run.outcome && <> <OutcomeBadge outcome={run.outcome} /></>}</td>
       <td><span className={`tag ${sourceTag(run)}`}>{sourceTag(run)}</span>{sourceTag(run) !== run.source && ` ${run.source}`}</td>
-      <td>{instanceName}</td>
+      <td><span className="cut" title={instanceName}>{instanceName}</span></td>
       <td className="hint prompt">{run.summary ? <strong className="summary">{run.summary}</strong> : run.prompt.slice(0, 90)}</td>
     </tr>
   );
@@ -60,6 +61,7 @@ export function RunList() {
       {shown.length === 0 ? (
         <Empty title={runPage === undefined ? 'Loading…' : 'No runs match'}>{runPage === undefined ? '' : 'Try another status, source or instance.'}</Empty>
       ) : (
+        <ScrollBox label="Runs, the table">
         <table className="runs">
           <thead><tr><th>Started</th><th>Status</th><th>Source</th><th>Instance</th><th>Summary or prompt</th></tr></thead>
           <tbody>
@@ -74,6 +76,7 @@ export function RunList() {
             )}
           </tbody>
         </table>
+        </ScrollBox>
       )}
       {runPageHasMore && (
         <div className="bar" style={{ marginTop: 10 }}>

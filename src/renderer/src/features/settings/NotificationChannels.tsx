@@ -8,6 +8,7 @@ import { useApp } from '../../lib/app-context';
 import { ChannelEditor, kindNames } from './ChannelEditor';
 import { instanceLabel } from '../instances/instance-label';
 import { Badge, ConfirmButton, CopyButton, ErrorLine, Field, Time, useAction } from '../../ui/widgets';
+import { ScrollBox } from '../../ui/ScrollBox';
 
 const onNames: Record<NotificationChannel['on'], string> = { failures: 'failures', successes: 'successes', attention: 'runs that need attention', all: 'every finished run' };
 
@@ -38,6 +39,7 @@ function ChannelDeliveries({ channel }: { channel: NotificationChannel }) {
   if (!deliveries) return <div className="hint">Loading…</div>;
   if (deliveries.length === 0) return <div className="hint">Nothing sent yet.</div>;
   return (
+    <ScrollBox label={`Deliveries to ${channel.name}, the table`}>
     <table aria-label={`Deliveries to ${channel.name}`}>
       <thead><tr><th>When</th><th>About</th><th>Status</th><th>Code</th><th>Attempts</th><th>Error</th></tr></thead>
       <tbody>
@@ -53,6 +55,7 @@ function ChannelDeliveries({ channel }: { channel: NotificationChannel }) {
         ))}
       </tbody>
     </table>
+    </ScrollBox>
   );
 }
 
@@ -116,6 +119,7 @@ export function NotificationChannels() {
       <ErrorLine message={action.error?.message} />
       {editing && <ChannelEditor key={editing === 'new' ? 'new' : editing.id} channel={editing === 'new' ? undefined : editing} onSaved={saved(editing === 'new' ? 'the new channel' : editing.name)} onCancel={() => setEditing(undefined)} />}
       {channels.length === 0 ? <div className="hint">No channels: runs notify only this desktop.</div> : (
+        <ScrollBox label="Notification channels, the table">
         <table aria-labelledby="run-notifications-title">
           <thead><tr><th>Name</th><th>Kind</th><th>Notifies on</th><th>Runs</th><th>Last delivery</th><th><span className="visually-hidden">Actions</span></th></tr></thead>
           <tbody>
@@ -143,6 +147,7 @@ export function NotificationChannels() {
             ))}
           </tbody>
         </table>
+        </ScrollBox>
       )}
       {open && channels.some((channel) => channel.id === open) && <ChannelDeliveries channel={channels.find((channel) => channel.id === open)!} />}
       <LinkBaseField />

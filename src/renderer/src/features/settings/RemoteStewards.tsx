@@ -6,6 +6,7 @@ import type { Remote } from '../../../../shared/contract';
 import { useApp } from '../../lib/app-context';
 import { AddRemoteForm } from './AddRemoteForm';
 import { Badge, ConfirmButton, ErrorLine, Time, useAction } from '../../ui/widgets';
+import { ScrollBox } from '../../ui/ScrollBox';
 
 function RemoteRow({ remote, onRemove }: { remote: Remote; onRemove: () => void }) {
   const connected = remote.state === 'connected';
@@ -48,10 +49,12 @@ export function RemoteStewards() {
       <ErrorLine message={action.error?.message} />
       {adding && <AddRemoteForm onDone={() => setAdding(false)} />}
       {!remotes || remotes.length === 0 ? <div className="hint">{remotes ? 'No remote Stewards: only this machine’s instances are shown.' : 'Loading…'}</div> : (
+        <ScrollBox label="Remote Stewards, the table">
         <table aria-labelledby="remotes-title">
           <thead><tr><th>Name</th><th>Host</th><th>State</th><th>Version</th><th>Latency</th><th>Instances</th><th><span className="visually-hidden">Actions</span></th></tr></thead>
           <tbody>{remotes.map((remote) => <RemoteRow key={remote.id} remote={remote} onRemove={() => remove(remote)} />)}</tbody>
         </table>
+        </ScrollBox>
       )}
     </div>
   );

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import { useApp } from '../../lib/app-context';
 import { ConfirmButton, ErrorLine, Field, Time, useAction } from '../../ui/widgets';
+import { ScrollBox } from '../../ui/ScrollBox';
 
 /** A problem with a secret's name in words. */
 export function secretNameProblem(name: string): string | undefined {
@@ -34,6 +35,7 @@ export function SecretsSettings() {
       <h3 id="secrets-title">Secrets</h3>
       <div className="hint" style={{ marginBottom: 8 }}>Stored encrypted; a value is never shown again. A built-in agent’s API key names one.</div>
       {secrets.length > 0 && (
+        <ScrollBox label="Secrets, the table">
         <table aria-labelledby="secrets-title" style={{ marginBottom: 10 }}>
           <thead><tr><th>Name</th><th>Updated</th><th><span className="visually-hidden">Actions</span></th></tr></thead>
           <tbody>
@@ -49,6 +51,7 @@ export function SecretsSettings() {
             ))}
           </tbody>
         </table>
+        </ScrollBox>
       )}
       <form aria-label="Store a secret" onSubmit={(event) => { event.preventDefault(); void save(); }}>
         <div className="grid-2">

@@ -13,6 +13,7 @@ import { TunnelSettings } from './TunnelSettings';
 import { ConfirmButton, CopyButton, ErrorLine, Field, Time, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 import { inDesktopApp } from '../../lib/api';
+import { ScrollBox } from '../../ui/ScrollBox';
 
 const tunnelPollMs = 2_000;
 
@@ -137,7 +138,8 @@ export function Settings() {
               <button type="button" onClick={() => setNewKey(undefined)}>Done</button>
             </div>
           )}
-          <table style={{ marginTop: 8 }}>
+          <ScrollBox label="API keys, the table">
+          <table style={{ marginTop: 8 }} aria-label="API keys">
             <tbody>
               {apiKeys.map((key) => (
                 <tr key={key.id}>
@@ -150,6 +152,7 @@ export function Settings() {
               ))}
             </tbody>
           </table>
+          </ScrollBox>
         </div>
         {system && (
           <div className="card">
