@@ -77,7 +77,7 @@ describe.skipIf(skip)('a decision link through the tunnel', () => {
 
     const decided = await request(allow, { method: 'POST' });
     expect(decided.status).toBe(200);
-    expect(decided.text).toContain('Done. The agent has been told.');
+    expect(decided.text).toContain('The run is queued and starts now.');
     expect((await t.api('GET', `/api/approvals/${approval.id}`)).body.approval).toMatchObject({ status: 'allowed', decidedBy: 'link' });
 
     const again = await request(allow, { method: 'POST' });
