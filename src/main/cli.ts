@@ -28,6 +28,8 @@ Commands:
   login-link                A one-time link that opens the web UI in a browser (--port P)
   keys create --name NAME   Make an API key; it is printed once, as the last line (--scope admin|runs|read:
                             admin by default; runs sends prompts and reads; read only reads)
+                            Without --data-dir or STEWARD_DATA_DIR, keys and login-link use the default
+                            folder only once a Steward uses it: else they refuse, naming it
   keys list                 List API keys
   keys revoke ID            Revoke an API key at once
   service install           Run \`steward serve\` at login with these options (--port, --host, --allowed-host,
