@@ -10,13 +10,15 @@ export const scopeWords: Record<Scope, string> = {
 
 export function KeyScopes() {
   return (
-    <dl className="key-scopes" aria-label="What the scopes allow">
-      {(Object.keys(scopeWords) as Scope[]).map((scope) => (
-        <div key={scope}>
-          <dt><code>{scope}</code></dt>
-          <dd>{scopeWords[scope]}</dd>
-        </div>
-      ))}
-    </dl>
+    <div role="group" aria-label="What the scopes allow" className="hint">
+      <dl className="key-scopes">
+        {(Object.keys(scopeWords) as Scope[]).map((scope) => (
+          <div key={scope}>
+            <dt><code>{scope}</code></dt>
+            <dd>{scopeWords[scope]}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
   );
 }
