@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { backupDatabase } from './cli/backup';
+import { NoDataDirError, checkDataDir } from './cli/data-dir-check';
 import { openSteward } from './cli/open-steward';
 import { remotesCommand } from './cli/remotes';
 import { type ServiceAction, serviceActions, serviceCommand } from './cli/service';
@@ -27,6 +28,8 @@ Commands:
   login-link                A one-time link that opens the web UI in a browser (--port P)
   keys create --name NAME   Make an API key; it is printed once, as the last line (--scope admin|runs|read:
                             admin by default; runs sends prompts and reads; read only reads)
+                            Without --data-dir or STEWARD_DATA_DIR, keys and login-link use the default
+                            folder only once a Steward uses it: else they refuse, naming it
   keys list                 List API keys
   keys revoke ID            Revoke an API key at once
   service install           Run \`steward serve\` at login with these options (--port, --host, --allowed-host,
@@ -176,8 +179,10 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve') return serve(dataDir, parsePort(values.port), host, allowedHosts);
   if (command === 'service') return service(action, { dataDir, port: parsePort(values.port), host, allowedHosts });
   if (command === 'backup') return backup(dataDir, action);
-  if (command === 'login-link') return loginLink(dataDir, parsePort(values.port));
-  if (command === 'keys') return keys(dataDir, action, rest, values.name, values.scope);
+  // These open the folder directly: never a new, empty one nobody serves (data-dir-check.ts).
+  const chosen = values['data-dir'] !== undefined || (process.env.STEWARD_DATA_DIR ?? '') !== '';
+  if (command === 'login-link') return checkDataDir(dataDir, chosen, parsePort(values.port)).then(() => loginLink(dataDir, parsePort(values.port)));
+  if (command === 'keys') return checkDataDir(dataDir, chosen, parsePort(values.port)).then(() => keys(dataDir, action, rest, values.name, values.scope));
   if (command === 'remotes') return remotesCommand(() => openSteward(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY), action, rest, values['key-ref']);
   // Loaded only for this command: the MCP SDK is no part of `serve`'s start.
   if (command === 'mcp') return (await import('./cli/mcp')).mcp(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY);
@@ -185,8 +190,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  // Another Steward serves the folder: as a usage error, exit 2, which a service unit does not restart on.
-  if (error instanceof DataDirInUseError) {
+  // Another Steward serves the folder, or none uses the default one: as a usage error, exit 2, which a service unit does not restart on.
+  if (error instanceof DataDirInUseError || error instanceof NoDataDirError) {
     process.stderr.write(`steward: ${error.message}\n`);
     process.exit(2);
   }

@@ -3,7 +3,7 @@
 // Settings a URL the contract refuses is said in its words, a wrong key and a good one are tested,
 // the remote is added (the pasted key stored as a secret) and comes up connected, and is removed
 // after a confirmation. In Instances its instances carry their host, pickers tell two "Steward"s
-// apart, and once it is gone one notice says so while its cards stay, quieter, without the error.
+// apart, its Steward's default offers no Delete, and once it is gone one notice says so while its cards stay, quieter, without the error.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Instances } from '../../src/renderer/src/features/instances/Instances';
@@ -126,6 +126,11 @@ describe('remote instances', () => {
       expect(within(card).getByRole('button', { name: 'Rename' })).toBeTruthy();
       expect(within(card).getByRole('button', { name: /^(Start|Stop)$/ })).toBeTruthy();
     }
+    // Its Steward's default instance, which that Steward will not delete, offers no Delete, and says why.
+    const remoteDefault = within(group).getByRole('article', { name: 'Steward' });
+    expect(within(remoteDefault).queryByRole('button', { name: 'Delete' })).toBeNull();
+    expect(within(remoteDefault).getByTitle('The default instance of 127.0.0.1: that Steward does not let it be deleted.')).toBeTruthy();
+    expect(within(within(group).getByRole('article', { name: 'Builder' })).getByRole('button', { name: 'Delete' })).toBeTruthy();
     expect(screen.getAllByRole('article', { name: 'Steward' })).toHaveLength(2);
     // Whether each agent is ready does not matter here: only the names.
     const options = within(screen.getByLabelText('Instance')).getAllByRole('option').map((option) => option.textContent?.replace(' (not ready)', ''));

@@ -2,17 +2,21 @@
 // real OpenSSH server on loopback: while the tunnel is up the links (and the ntfy buttons that
 // carry them) point at its public URL; through it a GET shows the page and decides nothing, a POST
 // decides once, the next POST is 410; and nothing else about approvals is served there (the
-// management routes are 404 through it even with a valid key). Skipped, with a line naming what to
-// install, where OpenSSH is missing (requirements.ts).
+// management routes are 404 through it even with a valid key). Then the same in real Chromium: the
+// tunnel's public link opened in a fresh context at 390×844 with no login, and Allow clicked (the
+// page's form POST carries `Origin: null`). Skipped, with a line naming what to install, where
+// OpenSSH (or, for the browser test, Chromium) is missing (requirements.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TunnelState } from '../../src/shared/contract';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { type TestCore, request, startTestCore } from '../support/core';
 import { type Receiver, startReceiver } from '../support/receiver';
 import { lacks } from '../support/requirements';
+import { launchChromiumBrowser, phoneViewport } from '../support/phone-browser';
 import { type TestSshd, createTestSshd, freePort } from '../support/sshd';
 
 const skip = lacks('sshd');
+const noBrowser = skip || lacks('chromium');
 const echo = { provider: 'command', preset: 'custom', command: 'echo', args: ['done'] };
 
 let t: TestCore;
@@ -77,7 +81,7 @@ describe.skipIf(skip)('a decision link through the tunnel', () => {
 
     const decided = await request(allow, { method: 'POST' });
     expect(decided.status).toBe(200);
-    expect(decided.text).toContain('Done. The agent has been told.');
+    expect(decided.text).toContain('The run is queued and starts now.');
     expect((await t.api('GET', `/api/approvals/${approval.id}`)).body.approval).toMatchObject({ status: 'allowed', decidedBy: 'link' });
 
     const again = await request(allow, { method: 'POST' });
@@ -92,6 +96,33 @@ describe.skipIf(skip)('a decision link through the tunnel', () => {
     ] as const) {
       const response = await request(`${publicUrl}${path}`, { method, headers: withKey, body: method === 'GET' ? undefined : '{"decision":"deny"}' });
       expect(response.status, `${method} ${path}`).toBe(404);
+    }
+  }, 30_000);
+
+  it.skipIf(noBrowser)('in Chromium: the public link opened on a phone (no login) is allowed by its button', async () => {
+    const instance = (await t.api('POST', '/api/instances', { name: 'Phone deployer', agent: echo, sandbox: { mode: 'off', network: [], readDeny: [], writeAllow: [] } })).body.instance;
+    await t.core.services.instances.idle();
+    const webhook = (await t.api('POST', '/api/webhooks', { name: 'Ship', promptTemplate: 'Ship {{payload}}', instanceId: instance.id, approval: { mode: 'before-run', timeoutSeconds: 3600 } })).body.webhook;
+    const fired = await request(webhook.triggerUrl, { method: 'POST', body: 'v3', headers: { 'content-type': 'text/plain' } });
+    const runId = fired.body.run.id as string;
+    const [approval] = (await t.api('GET', `/api/approvals?status=pending&runId=${runId}`)).body.approvals;
+    expect(approval.links.allow.startsWith(`${publicUrl}/api/approvals/links/`)).toBe(true);
+
+    const browser = await launchChromiumBrowser();
+    try {
+      const phone = await browser.newContext({ viewport: phoneViewport });
+      const page = await phone.newPage();
+      await page.goto(approval.links.allow);
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Start a run of webhook "Ship"?');
+      const [decided] = await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.getByRole('button', { name: 'Allow' }).click()]);
+      expect(decided.status()).toBe(200);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Allowed: Start a run of webhook "Ship"?');
+      expect((await t.api('GET', `/api/approvals/${approval.id}`)).body.approval).toMatchObject({ status: 'allowed', decidedBy: 'link' });
+      await expect.poll(async () => (await t.api('GET', `/api/runs/${runId}`)).body.run.status, { timeout: 15_000 }).toBe('succeeded');
+      await page.goBack();
+      expect(await page.textContent('body')).toContain('This link no longer decides anything');
+    } finally {
+      await browser.close();
     }
   }, 30_000);
 });

@@ -130,6 +130,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       services.activity.startRetention();
       void services.tunnel.resume();
       services.remotes.start();
+      services.keyWatch.start();
     }
   } catch (error) {
     await app?.close();
@@ -160,6 +161,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       } finally {
         clearTimeout(cutOff);
         services.scheduler.stop();
+        services.keyWatch.stop();
         services.activity.stopRetention();
         await services.runner.stop();
         await services.notifications.close();

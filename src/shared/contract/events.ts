@@ -1,11 +1,12 @@
 // What the core announces as it happens: an activity line (with its sequence number), a run
 // that changed status, an instance that changed (status, name, avatar), an automation or webhook
-// that was created, changed or deleted (by id: the UI reloads it). The SSE stream and the desktop IPC carry the same events.
+// that was created, changed or deleted (by id: the UI reloads it), an API key made or revoked
+// (by anyone, the CLI included). The SSE stream and the desktop IPC carry the same events.
 import type { ActivityEvent } from './activity';
 import type { Instance } from './instances';
 import type { Run } from './runs';
 
-export const changedResources = ['automation', 'webhook', 'approval', 'remote'] as const;
+export const changedResources = ['automation', 'webhook', 'approval', 'remote', 'apiKey'] as const;
 export type ChangedResource = (typeof changedResources)[number];
 
 export type LiveEvent =

@@ -50,6 +50,7 @@ export const Instance = z.object({
   acceptsPromptsFrom: AcceptsPromptsFrom,
   workspaceDir: z.string(),
   isDefault: z.boolean(),
+  remoteDefault: z.boolean().optional().describe("A remote Steward's instance that is that Steward's default: it refuses to delete it"),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

@@ -61,6 +61,15 @@ export const RemoteCreate = z.strictObject({
   apiKeyRef: SecretName.describe('The name of a stored secret (PUT /api/secrets/{name}) holding an admin API key of the remote'),
 });
 
+/** A test before adding: the key as a stored secret, or pasted (used for this check only, never stored). */
+export const RemoteCheckRequest = z
+  .strictObject({
+    url: RemoteUrl,
+    apiKeyRef: SecretName.optional().describe('A stored secret holding its API key'),
+    apiKey: z.string().min(1).max(4096).optional().describe('Its API key itself, for this check only: nothing is stored'),
+  })
+  .refine((body) => (body.apiKeyRef === undefined) !== (body.apiKey === undefined), { message: 'Give either apiKeyRef or apiKey.', path: ['apiKeyRef'] });
+
 export const RemotePatch = z.strictObject({
   name: Name.optional(),
   url: RemoteUrl.optional(),
@@ -89,7 +98,7 @@ export const remoteOperations = {
   }),
   'remotes.check': defineOperation({
     name: 'remotes.check', method: 'POST', path: '/api/remotes/check', summary: 'Test a connection before adding it: reachable, key accepted, contract spoken',
-    auth: true, status: 200, params: NoInput, query: NoQuery, body: z.strictObject({ url: RemoteUrl, apiKeyRef: SecretName }), output: z.object({ check: RemoteCheck }),
+    auth: true, status: 200, params: NoInput, query: NoQuery, body: RemoteCheckRequest, output: z.object({ check: RemoteCheck }),
   }),
   'remotes.get': defineOperation({
     name: 'remotes.get', method: 'GET', path: '/api/remotes/{id}', summary: 'Get a remote Steward',

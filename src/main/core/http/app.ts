@@ -90,7 +90,7 @@ export async function buildHttpApp(
   if (!options.triggersOnly) registerWeb(app, services, options.web ?? { webRoot: undefined, allowedHosts: [] });
   registerOperationRoutes(app, handlers, services, options.triggersOnly ? (name) => name === 'health.get' : undefined);
   await registerTriggerRoutes(app, services);
-  registerApprovalLinks(app, services);
+  registerApprovalLinks(app, services, logger);
   if (!options.triggersOnly) {
     registerEventStream(app, services, limits);
     await registerMcpRoute(app, services, handlers, logger);

@@ -1,18 +1,23 @@
 // The single-use decision links of approvals (GET and POST /api/approvals/links/{token}), served on
-// the local listener and on the tunnel's, like trigger URLs. The token is the credential. A GET
-// shows what is asked with one button and never decides: link previews and scanners GET every URL.
-// The button POSTs to the same URL, which decides once; a link used, or whose approval was decided
-// or expired, answers 410 with what became of it.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+// the local listener and on the tunnel's, like trigger URLs. The token is the credential, so the
+// host/origin guard leaves these two routes alone (web.ts, isPublicPath): the page sends no
+// referrer, and a phone's form POST from it carries `Origin: null`. A GET shows what is asked with
+// one button and never decides: link previews and scanners GET every URL. The button POSTs to the
+// same URL, which decides once; a link used, or whose approval was decided or expired, answers 410
+// with what became of it. Everything here answers as a page, errors too: a phone shows no JSON.
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { clockUtc, relativeUtc } from '../../../shared/human-time';
+import type { Logger } from '../logger';
 import type { ApprovalRecord } from '../store/repositories/approvals';
 import type { Services } from '../services';
 import { approvalLinkPath } from '../services/approvals';
+import { toAppError } from './errors';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(title)} · Steward</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1b1f24}pre{white-space:pre-wrap;background:#f3f4f6;padding:.75rem;border-radius:6px;overflow:auto}button{font:inherit;padding:.6rem 1.4rem;border-radius:6px;border:0;color:#fff;cursor:pointer}.allow{background:#1a7f37}.deny{background:#cf222e}.muted{color:#57606a}</style></head>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1b1f24;overflow-wrap:anywhere}pre{white-space:pre-wrap;background:#f3f4f6;padding:.75rem;border-radius:6px;overflow:auto}button{font:inherit;padding:.6rem 1.4rem;border-radius:6px;border:0;color:#fff;cursor:pointer}.allow{background:#1a7f37}.deny{background:#cf222e}.muted{color:#57606a}</style></head>
 <body><h1>${escape(title)}</h1>${body}</body></html>`;
   return reply
     .code(status)
@@ -23,7 +28,7 @@ function page(reply: FastifyReply, status: number, title: string, body: string):
     .send(html);
 }
 
-function details(record: ApprovalRecord): string {
+function details(record: ApprovalRecord, now: Date): string {
   const { detail } = record;
   const parts = [`<p>${escape(detail.text)}</p>`];
   if (detail.command) parts.push(`<p class="muted">Command</p><pre>${escape(detail.command)}</pre>`);
@@ -31,36 +36,60 @@ function details(record: ApprovalRecord): string {
   if (detail.diff) parts.push(`<pre>${escape(detail.diff)}</pre>`);
   if (detail.url) parts.push(`<p class="muted">URL: ${escape(detail.url)}</p>`);
   if (detail.options) parts.push(`<p class="muted">Options: ${detail.options.map(escape).join(', ')}</p>`);
-  parts.push(`<p class="muted">Run ${escape(record.runId)} · expires ${escape(record.expiresAt)}</p>`);
+  parts.push(`<p class="muted">Run ${escape(record.runId)} · asked ${escape(relativeUtc(record.createdAt, now))} · expires ${escape(relativeUtc(record.expiresAt, now))}</p>`);
   return parts.join('');
 }
 
-function decided(reply: FastifyReply, record: ApprovalRecord): FastifyReply {
+function decided(reply: FastifyReply, record: ApprovalRecord, now: Date): FastifyReply {
   const by = record.decidedBy === 'link' ? 'by a link' : record.decidedBy === 'timeout' ? 'by the timeout' : record.decidedBy === null ? 'as its run ended' : `in the ${record.decidedBy === 'ui' ? 'app' : 'API'}`;
   const what = record.status === 'expired' ? 'Expired' : record.status === 'allowed' ? 'Allowed' : 'Denied';
-  return page(reply, 410, `${what}: ${record.title}`, `<p>This link no longer decides anything: the request was ${record.status} ${by} at ${escape(record.decidedAt ?? record.expiresAt)}.</p>${record.note ? `<p>Note: ${escape(record.note)}</p>` : ''}`);
+  const when = relativeUtc(record.decidedAt ?? record.expiresAt, now);
+  return page(reply, 410, `${what}: ${record.title}`, `<p>This link no longer decides anything: the request was ${record.status} ${by}, ${escape(when)}.</p>${record.note ? `<p>Note: ${escape(record.note)}</p>` : ''}`);
 }
 
-export function registerApprovalLinks(app: FastifyInstance, services: Services): void {
+/** What the decision does, in the words of the page that confirms it. */
+function outcome(record: ApprovalRecord): string {
+  if (record.kind === 'run') return record.status === 'allowed' ? 'The run is queued and starts now.' : 'The run will not start.';
+  if (record.kind === 'question') return record.status === 'allowed' ? 'The agent has been told yes.' : 'The agent has been told no.';
+  return record.status === 'allowed' ? 'The agent has been told it may go ahead.' : 'The agent has been told it may not.';
+}
+
+export function registerApprovalLinks(app: FastifyInstance, services: Services, logger: Logger): void {
   const path = approvalLinkPath(':token');
   const unknown = (reply: FastifyReply) => page(reply, 404, 'Unknown link', '<p>No request has this link. It may have been deleted with its run.</p>');
+  const now = () => services.approvals.now();
 
-  app.get<{ Params: { token: string } }>(path, async (request, reply) => {
-    const found = services.approvals.byLink(request.params.token);
-    if (!found) return unknown(reply);
-    const { record, decision } = found;
-    if (record.status !== 'pending') return decided(reply, record);
-    const button = decision === 'allow' ? '<button class="allow" type="submit">Allow</button>' : '<button class="deny" type="submit">Deny</button>';
-    return page(reply, 200, record.title, `${details(record)}<form method="post">${button}</form>`);
-  });
+  // Encapsulated, so the body parser and the error pages are these two routes' own.
+  void app.register(async (scope) => {
+    // A browser's form POST says application/x-www-form-urlencoded; the button sends no field, and
+    // whatever a browser adds is not read.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+    scope.setErrorHandler((error: FastifyError, request, reply) => {
+      const known = toAppError(error);
+      if (!known) logger.error({ err: error, method: request.method, url: '/api/approvals/links/:token' }, 'decision link failed');
+      const status = known?.status ?? 500;
+      const message = known?.message ?? 'Something went wrong inside Steward; its log has the details. The request is still waiting: try the link again, or decide in the app.';
+      return page(reply, status, 'This link could not decide', `<p>${escape(message)}</p>`);
+    });
 
-  app.post<{ Params: { token: string } }>(path, async (request, reply) => {
-    const found = services.approvals.byLink(request.params.token);
-    if (!found) return unknown(reply);
-    if (found.record.status !== 'pending') return decided(reply, found.record);
-    const result = services.approvals.decideByLink(request.params.token)!;
-    // A decision elsewhere a moment before this one shows as the 410 page.
-    if (result.record.decidedBy !== 'link') return decided(reply, result.record);
-    return page(reply, 200, `${result.record.status === 'allowed' ? 'Allowed' : 'Denied'}: ${result.record.title}`, `<p>Done. The agent has been told.</p>`);
+    scope.get<{ Params: { token: string } }>(path, async (request, reply) => {
+      const found = services.approvals.byLink(request.params.token);
+      if (!found) return unknown(reply);
+      const { record, decision } = found;
+      if (record.status !== 'pending') return decided(reply, record, now());
+      const button = decision === 'allow' ? '<button class="allow" type="submit">Allow</button>' : '<button class="deny" type="submit">Deny</button>';
+      return page(reply, 200, record.title, `${details(record, now())}<form method="post">${button}</form>`);
+    });
+
+    scope.post<{ Params: { token: string } }>(path, async (request, reply) => {
+      const found = services.approvals.byLink(request.params.token);
+      if (!found) return unknown(reply);
+      if (found.record.status !== 'pending') return decided(reply, found.record, now());
+      const result = services.approvals.decideByLink(request.params.token)!;
+      // A decision elsewhere a moment before this one shows as the 410 page.
+      if (result.record.decidedBy !== 'link') return decided(reply, result.record, now());
+      const { record } = result;
+      return page(reply, 200, `${record.status === 'allowed' ? 'Allowed' : 'Denied'}: ${record.title}`, `<p>Done at ${clockUtc(new Date(record.decidedAt ?? now().toISOString()), now())}. ${outcome(record)}</p>`);
+    });
   });
 }

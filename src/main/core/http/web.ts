@@ -45,7 +45,7 @@ function hostName(host: string): string {
 }
 
 /**
- * Refuses, for everything but the trigger URLs (which any sender may call): a Host that is not a
+ * Refuses, for everything but the public paths (isPublicPath): a Host that is not a
  * loopback name, a *.localhost name or a configured host (a DNS-rebinding page has its own name
  * in Host), and a browser request from another origin (Origin, or Sec-Fetch-Site: cross-site).
  */
@@ -62,7 +62,18 @@ export function guardRequest(request: FastifyRequest, allowedHosts: readonly str
   if (request.headers['sec-fetch-site'] === 'cross-site') throw new AppError('cross_origin', 'Cross-site requests to the management API are refused.');
 }
 
-const isTriggerPath = (url: string) => url.startsWith('/api/webhooks/trigger/');
+/** One approval's decision link, exactly: GET or POST /api/approvals/links/{token} (a base64url token). */
+const approvalLinkUrl = /^\/api\/approvals\/links\/[A-Za-z0-9_-]+\/?(?:\?[^/]*)?$/;
+
+/**
+ * The public paths, which the guard leaves alone: a URL whose own secret token is its credential
+ * and which uses no cookie. Trigger URLs (any sender may call them), and an approval's decision
+ * link, whose page sends no referrer, so a phone's form POST from it carries `Origin: null`.
+ */
+export function isPublicPath(method: string, url: string): boolean {
+  if (url.startsWith('/api/webhooks/trigger/')) return true;
+  return (method === 'GET' || method === 'POST') && approvalLinkUrl.test(url);
+}
 
 function textPage(title: string, body: string): string {
   return `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font-family:system-ui;max-width:36rem;margin:4rem auto;line-height:1.5"><h1>${title}</h1><p>${body}</p></body>`;
@@ -78,7 +89,7 @@ const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1024 1024"
 
 export function registerWeb(app: FastifyInstance, services: Services, options: WebOptions): void {
   app.addHook('onRequest', async (request) => {
-    if (!isTriggerPath(request.url)) guardRequest(request, options.allowedHosts);
+    if (!isPublicPath(request.method, request.url)) guardRequest(request, options.allowedHosts);
   });
 
   app.get('/login', async (request, reply) => {

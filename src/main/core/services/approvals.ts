@@ -6,7 +6,7 @@ import type { Approval, ApprovalDetail, Decider, Decision } from '../../../share
 import { oneLine } from '../../../shared/format';
 import { describePermission } from './permission-words';
 import { AppError } from '../../../shared/errors';
-import type { Caller } from '../caller';
+import { type Caller, isRunCaller } from '../caller';
 import type { ApprovalFilter, ApprovalRecord } from '../store/repositories/approvals';
 import { createApproval, describeWait, recordDecision } from './approval-records';
 import type { ServiceContext } from './context';
@@ -48,7 +48,8 @@ export function createApprovalsService(context: ServiceContext, deps: { runsQueu
 
   function present(record: ApprovalRecord, caller?: Caller): Approval {
     const { allowToken, denyToken, ...approval } = record;
-    if (record.status !== 'pending' || caller?.scope !== 'admin') return approval;
+    // Links are an admin's only: never a run's caller, whatever scope it carries.
+    if (record.status !== 'pending' || caller?.scope !== 'admin' || isRunCaller(caller)) return approval;
     const base = deps.linkBase();
     return { ...approval, links: { allow: base + approvalLinkPath(allowToken), deny: base + approvalLinkPath(denyToken) } };
   }
@@ -129,6 +130,8 @@ export function createApprovalsService(context: ServiceContext, deps: { runsQueu
 
   return {
     present,
+    /** The service's clock, for the link pages' "in 55 minutes". */
+    now: (): Date => context.now(),
     list: (filter: ApprovalFilter, caller?: Caller): Approval[] => store.approvals.list(filter).map((record) => present(record, caller)),
     get: (id: string, caller?: Caller): Approval => present(find(id), caller),
 

@@ -10,6 +10,7 @@ import { createActivityService } from './activity';
 import { createAgendaService } from './agenda';
 import { createAgentDetector } from './agent-detect';
 import { createApiKeysService } from './api-keys';
+import { createKeyWatch } from './key-watch';
 import { createApprovalsService } from './approvals';
 import { createAutomationsService } from './automations';
 import { createCommitBatcher } from './commit-batcher';
@@ -104,6 +105,7 @@ export function createServices(context: ServiceContext) {
   };
   const activity = createActivityService(context, directory, () => deliveryLog.trim());
   const live = createLiveEvents(context, activity, directory);
+  const keyWatch = createKeyWatch({ ids: () => apiKeys.list().map((key) => key.id), clock: context.clock, announce: (id) => live.publish({ type: 'changed', resource: 'apiKey', id }) });
   const triggers = createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, deliveryLog, runsQueued);
   const dispatcher = createNotificationDispatcher({ store, logger: context.logger, box, revealSecret, now: context.now, timing: context.notificationTiming ?? defaultNotificationTiming });
   const notifier = createRunNotifier(context, dispatcher, {
@@ -155,7 +157,20 @@ export function createServices(context: ServiceContext) {
     /** An automation's spend, per day, average and forecast. */
     spend: (automationId: string) => automationSpend(store, automationId, context.now()),
     webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, box),
-    apiKeys,
+    apiKeys: {
+      ...apiKeys,
+      // This Steward's own changes are announced at once; another process's within keyWatchMs.
+      create: (...args: Parameters<typeof apiKeys.create>) => {
+        const made = apiKeys.create(...args);
+        keyWatch.check();
+        return made;
+      },
+      revoke: (id: string) => {
+        apiKeys.revoke(id);
+        keyWatch.check();
+      },
+    },
+    keyWatch,
     holds,
     access: createWebAccess(context, apiKeys),
     triggers,

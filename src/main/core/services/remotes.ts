@@ -93,6 +93,8 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
       location: remoteId,
       fqdn: url ? hostOf(url) : instance.fqdn,
       isDefault: false,
+      // Its own Steward's default, which that Steward will not delete: the UI offers no Delete.
+      ...(instance.isDefault || instance.remoteDefault ? { remoteDefault: true } : {}),
       ...(problem ? { status: 'error' as const, statusReason: problem } : {}),
     };
   }
@@ -173,7 +175,8 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     if (same && same.id !== exceptId) throw new AppError('remote_exists', `${input.url} is already followed as “${same.name}” (${same.id}).`, { field: 'url' });
   }
 
-  async function check(input: { url: string; apiKeyRef: string; name?: string }): Promise<RemoteCheck> {
+  /** A connection tested before it is added: with a stored secret, or a pasted key used for this check only. */
+  async function check(input: { url: string; apiKeyRef?: string | undefined; apiKey?: string | undefined; name?: string }): Promise<RemoteCheck> {
     const failed = (error: unknown): RemoteCheck => ({
       state: failureKind(error),
       version: null,
@@ -182,7 +185,8 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
       instanceCount: 0,
     });
     try {
-      const client = clientOf({ name: input.name ?? hostOf(input.url), url: input.url, apiKeyRef: input.apiKeyRef });
+      const name = input.name ?? hostOf(input.url);
+      const client = input.apiKey !== undefined ? createRemoteClient({ name, url: input.url, key: input.apiKey }) : clientOf({ name, url: input.url, apiKeyRef: input.apiKeyRef ?? '' });
       const health = await client.call<{ version?: string; contract?: number }>('GET', '/api/health', { timeoutMs: 10_000 });
       if (health.contract !== contractVersion) {
         return { ...failed(new AppError('remote_incompatible', `${client.label} speaks contract ${health.contract ?? 'none (an older Steward)'}; this Steward speaks ${contractVersion}.`)) };

@@ -1,6 +1,6 @@
 // Every live subscription of the UI, in one place: activity lines join the feed, run changes
-// update the runs, instance changes their cards, a changed automation, webhook, approval or remote
-// Steward is reloaded (an approval decided anywhere leaves every window's pending list). A
+// update the runs, instance changes their cards, a changed automation, webhook, approval, remote
+// Steward or API key is reloaded (an approval decided anywhere leaves every window's pending list). A
 // line of a run whose thread or messages are shown fetches only what is new; a run that changes
 // status refreshes its instance's chats and its automation (last and next run); a webhook's new
 // run refreshes its shown deliveries, whose rows follow its runs. A `resync` (the stream
@@ -65,6 +65,7 @@ export function followLiveEvents(store: AppStore): () => void {
       if (event.resource === 'automation') void state.refreshAutomation(event.id).catch(() => undefined);
       else if (event.resource === 'approval') void state.loadApprovals().catch(() => undefined);
       else if (event.resource === 'remote') void state.remoteChanged(event.id).catch(() => undefined);
+      else if (event.resource === 'apiKey') void state.loadApiKeys().catch(() => undefined);
       else void state.loadWebhooks().catch(() => undefined);
       return;
     }

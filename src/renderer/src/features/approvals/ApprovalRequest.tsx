@@ -1,13 +1,15 @@
 // One pending request, the same wherever it is shown (Needs you, the run page, the chat): what is
 // asked (the command, the file and its diff, the URL, the question and its options), for which
 // instance and run, when it expires, and Allow / Deny with an optional note; a question has an
-// answer box, its options as quick choices, and sends the answer as it allows.
+// answer box, its options as quick choices, and sends the answer as it allows; its decision links
+// for a phone (DecisionLinks).
 import { useId, useState } from 'react';
 import type { Approval } from '../../../../shared/contract';
 import { ApiError } from '../../lib/api';
 import { useApp } from '../../lib/app-context';
 import { ErrorLine, Time, useAction } from '../../ui/widgets';
 import { instanceLabel } from '../instances/instance-label';
+import { DecisionLinks } from './DecisionLinks';
 
 export const kindWords: Record<Approval['kind'], string> = {
   run: 'Start a run',
@@ -97,6 +99,7 @@ export function ApprovalRequest({ approval, showRun = true }: { approval: Approv
         <button className="primary" disabled={action.busy} onClick={() => void decide('allow')}>{question ? 'Send answer' : 'Allow'}</button>
         <button className="danger" disabled={action.busy} onClick={() => void decide('deny')}>Deny</button>
       </div>
+      <DecisionLinks approval={approval} />
     </article>
   );
 }

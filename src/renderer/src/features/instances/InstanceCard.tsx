@@ -2,7 +2,8 @@
 // agent" (the same agent and sandbox form as a new instance; a change is probed again), "Sandbox it"
 // for one that runs unsandboxed; start and stop; chat. A remote Steward's instance carries its host
 // instead of an fqdn; its agent, sandbox and secrets are that Steward's, so they are not edited
-// here. While its Steward is away the card stays, quieter, and the reason is said once above it.
+// here, and its Steward's default instance offers no Delete. While its Steward is away the card
+// stays, quieter, and the reason is said once above it.
 import { useState } from 'react';
 import type { Instance, Remote } from '../../../../shared/contract';
 import { describeAgent } from './AgentFields';
@@ -55,7 +56,8 @@ export function InstanceCard({ instance, remote }: { instance: Instance; remote?
         {!editingAgent && !remoteOne && <button onClick={() => setEditingAgent(true)}>Edit agent</button>}
         {instance.status === 'stopped' ? <button onClick={() => void action.run(() => setInstanceRunning(instance.id, true))}>Start</button> : <button onClick={() => void action.run(() => setInstanceRunning(instance.id, false))}>Stop</button>}
         {instance.status === 'error' && !away && <button onClick={() => void action.run(() => setInstanceRunning(instance.id, true))}>Check again</button>}
-        {!instance.isDefault && <ConfirmButton label="Delete" danger question={remoteOne ? `Delete ${instance.name} on ${instance.fqdn}?` : `Delete ${instance.name}?`} confirm="Delete" onConfirm={() => void action.run(() => deleteInstance(instance.id))} />}
+        {instance.remoteDefault && <span className="hint" title={`The default instance of ${instance.fqdn}: that Steward does not let it be deleted.`}>Its Steward's default (not deletable)</span>}
+        {!instance.isDefault && !instance.remoteDefault && <ConfirmButton label="Delete" danger question={remoteOne ? `Delete ${instance.name} on ${instance.fqdn}?` : `Delete ${instance.name}?`} confirm="Delete" onConfirm={() => void action.run(() => deleteInstance(instance.id))} />}
       </div>
       {editingAgent && <AgentEditor instance={instance} onDone={() => setEditingAgent(false)} />}
       <form className="row" style={{ marginTop: 8 }} onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { avatarUrl }); setAvatarUrl(''); }); }}>

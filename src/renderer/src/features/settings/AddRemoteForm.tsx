@@ -1,6 +1,7 @@
 // The form that adds a remote Steward: its name, its URL (checked with the contract's own rule),
 // its API key (a stored secret, or pasted and stored as a new one: the key stays in this Steward),
-// "Test connection" with what it found, then Add.
+// "Test connection" with what it found (a pasted key is tested as it is: nothing is stored until
+// Add), then Add.
 import { useState } from 'react';
 import { type RemoteCheck, remoteUrlProblem } from '../../../../shared/contract';
 import { useApp } from '../../lib/app-context';
@@ -38,8 +39,8 @@ export function AddRemoteForm({ onDone }: { onDone: () => void }) {
   const [chosenSecret, setChosenSecret] = useState<string | undefined>();
   const [pastedKey, setPastedKey] = useState('');
   const [typedSecretName, setTypedSecretName] = useState<string | undefined>();
-  // The secret the pasted key was stored as by a test, so Add does not store it twice; and every
-  // name this form stored, which it may store again without a warning.
+  // The secret the pasted key was stored as by an Add that failed after, so another Add does not
+  // store it twice; and every name this form stored, which it may store again without a warning.
   const [storedAs, setStoredAs] = useState<string | undefined>();
   const [storedHere, setStoredHere] = useState<string[]>([]);
   const [checked, setChecked] = useState<'test' | 'add' | undefined>();
@@ -87,7 +88,7 @@ export function AddRemoteForm({ onDone }: { onDone: () => void }) {
   const test = async () => {
     setCheck(undefined);
     if (!ready('test')) return;
-    const found = await action.run(async () => checkRemote(urlText, await keyRef()));
+    const found = await action.run(async () => checkRemote(urlText, source === 'stored' ? { apiKeyRef: chosenSecret ?? '' } : { apiKey: pastedKey }));
     if (found) setCheck(found);
   };
   const add = async () => {

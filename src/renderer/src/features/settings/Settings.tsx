@@ -1,7 +1,7 @@
 // Settings: the agent new instances get, the built-in agent's MCP servers, notifications (on this
 // desktop, and run notification channels), launch at login (desktop app only), runner limits,
-// activity retention, the tunnel, secrets, remote Stewards, API keys (a new key is shown once, with
-// a copy button), and where the data lives. Saves are confirmed with a toast.
+// activity retention, the tunnel, secrets, remote Stewards, API keys (what each scope allows; a new
+// key is shown once, with a copy button), and where the data lives. Saves are confirmed with a toast.
 import { useEffect, useState } from 'react';
 import { type AgentConfig, type McpServerConfig, type NotificationPolicy, type Scope, type SettingsPatch, scopes } from '../../../../shared/contract';
 import { AgentFields } from '../instances/AgentFields';
@@ -10,6 +10,7 @@ import { NotificationChannels } from './NotificationChannels';
 import { RemoteStewards } from './RemoteStewards';
 import { SecretsSettings } from './SecretsSettings';
 import { TunnelSettings } from './TunnelSettings';
+import { KeyScopes } from './KeyScopes';
 import { ConfirmButton, CopyButton, ErrorLine, Field, Time, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 import { inDesktopApp } from '../../lib/api';
@@ -131,6 +132,7 @@ export function Settings() {
             </select>
             <button type="submit">Create key</button>
           </form>
+          <KeyScopes />
           {newKey && (
             <div className="card nested row wrap" role="status">
               <span>Copy this key now; it is not shown again:</span> <code data-testid="new-key">{newKey}</code>

@@ -79,6 +79,9 @@ export function TunnelSettings() {
     toast(done === undefined ? 'failure' : 'success', done === undefined ? 'The tunnel was not saved.' : 'Tunnel saved.');
   };
   const running = tunnel && tunnel.state !== 'off';
+  // Start runs what is saved: say so where the button is disabled, or would not use the edits.
+  const unsaved = tunnel?.config ? JSON.stringify(configOf(draft)) !== JSON.stringify(configOf(draftOf(tunnel.config))) : false;
+  const startNote = running ? undefined : !tunnel?.config ? 'Save the tunnel first: Start uses the saved settings.' : unsaved ? 'Unsaved changes: Start uses the saved settings until you save.' : undefined;
   const stored = tunnel?.config?.provider === 'ngrok' && tunnel.config.authtokenStored;
   return (
     <div className="card" aria-labelledby="tunnel-title">
@@ -127,8 +130,9 @@ export function TunnelSettings() {
           {running ? (
             <button type="button" onClick={() => void action.run(stopTunnel)}>Stop tunnel</button>
           ) : (
-            <button type="button" disabled={!tunnel?.config} onClick={() => void action.run(startTunnel)}>Start tunnel</button>
+            <button type="button" disabled={!tunnel?.config} aria-describedby={startNote ? 'tunnel-start-note' : undefined} onClick={() => void action.run(startTunnel)}>Start tunnel</button>
           )}
+          {startNote && <span className="hint" id="tunnel-start-note">{startNote}</span>}
         </div>
       </form>
     </div>

@@ -10,7 +10,8 @@ export interface RemotesSlice {
   remotes: Remote[] | undefined;
   loadRemotes: () => Promise<void>;
   /** Whether a remote at `url` accepts the key in the secret `apiKeyRef`, before it is added. */
-  checkRemote: (url: string, apiKeyRef: string) => Promise<RemoteCheck>;
+  /** A test before adding, with a stored secret or a pasted key (which the test does not store). */
+  checkRemote: (url: string, key: { apiKeyRef: string } | { apiKey: string }) => Promise<RemoteCheck>;
   addRemote: (body: { name: string; url: string; apiKeyRef: string }) => Promise<Remote>;
   deleteRemote: (id: string) => Promise<void>;
   /** From a live event: the remote as it is now, or gone with its instances. */
@@ -28,8 +29,8 @@ export const remotesSlice: Slice<RemotesSlice> = (set, get) => {
     async loadRemotes() {
       set({ remotes: (await get().client.call('remotes.list')).remotes.sort(byName) });
     },
-    async checkRemote(url, apiKeyRef) {
-      return (await get().client.call('remotes.check', { body: { url, apiKeyRef } })).check;
+    async checkRemote(url, key) {
+      return (await get().client.call('remotes.check', { body: { url, ...key } })).check;
     },
     async addRemote(body) {
       const { remote } = await get().client.call('remotes.create', { body });

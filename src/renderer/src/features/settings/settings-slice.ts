@@ -15,6 +15,8 @@ export interface SettingsSlice {
   updateSettings: (patch: SettingsPatch) => Promise<void>;
   createApiKey: (name: string, scope?: Scope) => Promise<string>;
   revokeApiKey: (id: string) => Promise<void>;
+  /** The keys again: one made or revoked anywhere (the CLI too) is announced as `changed apiKey`. */
+  loadApiKeys: () => Promise<void>;
   setPaused: (paused: boolean) => Promise<void>;
 }
 
@@ -32,13 +34,17 @@ export const settingsSlice: Slice<SettingsSlice> = (set, get) => ({
     const [{ settings }, { apiKeys }, { scheduler }, { system }] = await Promise.all([get().client.call('settings.get'), get().client.call('keys.list'), get().client.call('scheduler.get'), get().client.call('system.get')]);
     set({ settings, apiKeys, paused: scheduler.paused, system });
   },
+  async loadApiKeys() {
+    set({ apiKeys: (await get().client.call('keys.list')).apiKeys });
+  },
   async updateSettings(patch) {
     const { settings } = await get().client.call('settings.update', { body: patch });
     set({ settings });
   },
   async createApiKey(name, scope = 'admin') {
     const { apiKey, key } = await get().client.call('keys.create', { body: { name, scope } });
-    set({ apiKeys: [...get().apiKeys, apiKey] });
+    // The `changed` event may have brought it already.
+    set({ apiKeys: [...get().apiKeys.filter((each) => each.id !== apiKey.id), apiKey] });
     return key;
   },
   async revokeApiKey(id) {
