@@ -34,7 +34,7 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
     const retryPolicy = retry.ready();
     const budgetLimits = budget.ready();
     const approvalPolicy = approval.ready();
-    if (!schedule || !retryPolicy || !budgetLimits || !approvalPolicy) return;
+    if (!schedule || !retryPolicy || !budgetLimits || !approvalPolicy) return action.refused();
     const body = { name, prompt, ...schedule, timezone, notify, memory, catchUp, retry: retryPolicy, budget: budgetLimits, approval: approvalPolicy, ...(instanceId ? { instanceId } : {}) };
     const saved = await action.run(() => saveAutomation(automation?.id, body));
     if (!saved) return toast('failure', automation ? `${automation.name} was not saved.` : 'The automation was not created.');
@@ -42,7 +42,7 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
     onDone();
   };
   return (
-    <form className="card" aria-label={automation ? `Edit ${automation.name}` : 'New automation'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <form ref={action.formRef} className="card" aria-label={automation ? `Edit ${automation.name}` : 'New automation'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
         <input autoFocus value={name} onChange={(event) => { setName(event.target.value); action.clearFor('name'); }} placeholder="Morning triage" />
       </Field>

@@ -56,14 +56,14 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
       setFilterError(undefined);
     } catch {
       setFilterError(`The filter is not valid JSON; for example ${filterExample}`);
-      return;
+      return action.refused();
     }
     // What the check shows is what is saved, or nothing is.
     const signature = signatureOf(check, webhook?.signature);
     setCheckError(signature.problem);
     const retry = retryDraft.ready();
     const approval = approvalDraft.ready();
-    if (signature.problem || !retry || !approval) return;
+    if (signature.problem || !retry || !approval) return action.refused();
     const body: Record<string, unknown> = { name, promptTemplate, notify, memory, retry, approval, filter: conditions, fencePayload, ...(instanceId ? { instanceId } : {}) };
     if (!webhook) body.sender = sender;
     if (maxPayloadBytes.trim() !== '') body.maxPayloadBytes = Number(maxPayloadBytes);
@@ -75,7 +75,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   const usesThePayload = usesPayload(parseTemplate(promptTemplate).value);
   const fields = ['name', 'promptTemplate', 'instanceId', 'notify', 'memory', 'maxPayloadBytes', 'filter', 'signature', 'sender', 'retry', 'approval'];
   return (
-    <form className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <form ref={action.formRef} className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
         <input value={name} onChange={(event) => setName(event.target.value)} placeholder="GitHub pushes" />
       </Field>
