@@ -37,9 +37,11 @@ const isPredicate = (message: string) => /^(must|is|has|may) /.test(message);
 
 /** What is wrong with the value, as a predicate of its field: "is required", "must be at least 1". */
 export function issuePredicate(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'too_small' && (issue.origin === 'string' || issue.origin === 'array') && Number(issue.minimum) <= 1) return 'is required';
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+  // An empty name or prompt is a missing one, whatever the schema called it.
+  if (issue.code === 'too_small' && issue.origin === 'string' && Number(issue.minimum) <= 1) return 'is required';
   if (isPredicate(issue.message)) return issue.message.replace(/\.$/, '');
+  if (issue.code === 'too_small' && issue.origin === 'array' && Number(issue.minimum) <= 1) return 'must have at least one entry';
   switch (issue.code) {
     case 'too_small':
       return issue.inclusive === false && issue.origin !== 'string' && issue.origin !== 'array' ? `must be more than ${issue.minimum}` : `must be at least ${countOf(issue.origin, issue.minimum)}`;

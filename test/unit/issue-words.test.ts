@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AutomationCreate, WebhookCreate, operations } from '../../src/shared/contract';
-import { fieldLabel } from '../../src/shared/issue-words';
+import { fieldLabel, issueSentence } from '../../src/shared/issue-words';
 import { parseInput } from '../../src/shared/parse-input';
 import { AppError } from '../../src/shared/errors';
 
@@ -40,6 +40,10 @@ describe('the API refuses in plain words', () => {
     expect(refusal('automations.create', { ...automation, notify: 'sometimes' }).message).toMatch(/^Notify must be one of "default", /);
     expect(refusal('automations.create', { ...automation, retry: { attempts: 9 } }).message).toBe('Retry attempts must be at most 5.');
     expect(refusal('webhooks.create', { name: 'Hook', promptTemplate: '' }).message).toMatch(/prompt template/i);
+    // A schema's own predicate is kept, zod's default is said again in the same voice.
+    expect(issueSentence(z.array(z.string()).min(1, 'must name at least one instance').safeParse([]).error!.issues[0], 'Senders')).toBe('Senders must name at least one instance.');
+    expect(issueSentence(z.array(z.string()).min(1).safeParse([]).error!.issues[0], 'Senders')).toBe('Senders must have at least one entry.');
+    expect(issueSentence(z.int().min(1).safeParse(0).error!.issues[0], 'Limit')).toBe('Limit must be at least 1.');
   });
   it('never says "field: must …"', () => {
     for (const body of [{ ...automation, name: '' }, { ...automation, prompt: '' }, { ...automation, timezone: 5 }]) {
