@@ -13,6 +13,7 @@ export const errorStatus = {
   invalid_timezone: 400,
   missing_payload_placeholder: 400,
   invalid_template: 400,
+  unknown_placeholder: 400,
   invalid_cursors: 400,
   invalid_trigger: 400,
   not_retryable: 400,

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { Operation, OperationInput } from './contract/common';
 import { AppError, type ErrorCode, errorStatus } from './errors';
+import { fieldLabel, issueSentence } from './issue-words';
 
 type Part = 'params' | 'query' | 'body';
 
@@ -12,7 +13,7 @@ function describe(path: PropertyKey[]): string {
 
 function toAppError(issue: z.core.$ZodIssue, part: Part): AppError {
   const field = describe(issue.path);
-  const where = field || (part === 'body' ? 'the request body' : `the ${part}`);
+  const subject = field ? fieldLabel(issue.path) : part === 'body' ? 'The request body' : `The ${part}`;
   const wrongPlace = (name: string) => (part === 'query' ? `query parameter "${name}"` : `field "${name}"`);
 
   switch (issue.code) {
@@ -23,7 +24,7 @@ function toAppError(issue: z.core.$ZodIssue, part: Part): AppError {
     case 'custom': {
       const code = (issue.params as { code?: string } | undefined)?.code;
       if (code && code in errorStatus) return new AppError(code as ErrorCode, issue.message, { field });
-      return new AppError('invalid_field', `${where} ${issue.message}.`, { field });
+      return new AppError('invalid_field', issueSentence(issue, subject), { field });
     }
     case 'invalid_type': {
       if (!field) {
@@ -31,21 +32,12 @@ function toAppError(issue: z.core.$ZodIssue, part: Part): AppError {
           ? new AppError('invalid_body', 'The request body must be a JSON object.')
           : new AppError('invalid_query', `The ${part} are not valid.`);
       }
-      if (issue.input === undefined) return new AppError('missing_field', `${field} is required.`, { field });
-      const got = issue.input === null ? 'null' : Array.isArray(issue.input) ? 'an array' : typeof issue.input;
-      return new AppError('invalid_field', `${field} must be ${article(issue.expected)}, not ${got}.`, { field });
+      if (issue.input === undefined) return new AppError('missing_field', `${subject} is required.`, { field });
+      return new AppError('invalid_field', issueSentence(issue, subject), { field });
     }
     default:
-      return new AppError('invalid_field', `${where}: ${lowerFirst(issue.message)}.`, { field: field || undefined });
+      return new AppError('invalid_field', issueSentence(issue, subject), { field: field || undefined });
   }
-}
-
-function article(expected: string): string {
-  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
-}
-
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 function parsePart<S extends z.ZodType>(schema: S, value: unknown, part: Part): z.output<S> {

@@ -16,7 +16,7 @@ export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: stri
 
 // `{{payload` followed by `}}`, `.` or `[`; `{{headers.` and `{{query.` with a name. Anything else
 // between braces (`{{ payload }}`, `{{payloads}}`, `{{other}}`) is plain text, as in the seed.
-const placeholder = /\{\{(payload|headers|query)([.[][^{}]*)?\}\}/g;
+export const webhookPlaceholder = /\{\{(payload|headers|query)([.[][^{}]*)?\}\}/g;
 
 const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 const secretPattern = /signature|secret|token|password|passwd|api[-_]?key|session|credential/;
@@ -113,7 +113,7 @@ export function parseTemplate(template: string, strict = false): ParseResult<Tem
     if (previous?.kind === 'text') previous.text += value;
     else parts.push({ kind: 'text', text: value });
   };
-  for (const match of template.matchAll(placeholder)) {
+  for (const match of template.matchAll(webhookPlaceholder)) {
     text(template.slice(last, match.index));
     last = match.index + match[0].length;
     const parsed = parsePlaceholder(match[1], match[2], match[0]);

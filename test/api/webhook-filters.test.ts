@@ -106,10 +106,23 @@ describe('field placeholders', () => {
     expect((await t.api('POST', '/api/webhooks', { name: 'x', promptTemplate: 'Just {{payload.action}}' })).status).toBe(201);
   });
 
-  it('leave text that only looks like a placeholder alone', async () => {
-    const webhook = await create({ promptTemplate: '{{ payload }} {{payloads}} {{other.x}} {{payload}}' });
+  it('refuse an unknown placeholder at save time, naming it; braces with a space inside are text', async () => {
+    const refused = await t.api('POST', '/api/webhooks', { name: 'typo', promptTemplate: '{{payloads}} {{other.x}} {{payload}}' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'unknown_placeholder', field: 'promptTemplate' });
+    expect(refused.body.error.message).toMatch(/^Unknown placeholders \{\{payloads\}\}, \{\{other\.x\}\}: it would be sent as written\./);
+    const webhook = await create({ promptTemplate: '{{ payload }} {{payload}}' });
     await send(webhook, { a: 1 });
-    expect((await runsOf(webhook))[0].prompt).toBe('{{ payload }} {{payloads}} {{other.x}} {"a":1}');
+    expect((await runsOf(webhook))[0].prompt).toBe('{{ payload }} {"a":1}');
+  });
+
+  it('leave an unknown placeholder stored before that rule as text: a stored webhook keeps working', async () => {
+    const webhook = await create({ promptTemplate: '{{payload}}' });
+    t.core.store.db.prepare('UPDATE webhooks SET prompt_template = ? WHERE id = ?').run('{{payloads}} {{other.x}} {{payload}}', webhook.id);
+    // Editing another field of it is still allowed (and reads the row again).
+    expect((await t.api('PUT', `/api/webhooks/${webhook.id}`, { name: 'stored before' })).status).toBe(200);
+    await send(webhook, { a: 1 });
+    expect((await runsOf(webhook))[0].prompt).toBe('{{payloads}} {{other.x}} {"a":1}');
   });
 });
 

@@ -80,7 +80,7 @@ describe('steward remotes, through the daemon serving the data folder', () => {
   it('refuses an invalid URL or an unknown secret as the API does, and a secret name already taken, keeping nothing', async () => {
     const plain = steward(['remotes', 'add', 'Plain', 'http://steward.example.com'], { stdin: remoteKey });
     expect(plain.status).toBe(1);
-    expect(plain.stderr).toMatch(/url must be https:\/\/ for steward\.example\.com.*loopback/);
+    expect(plain.stderr).toMatch(/URL must be https:\/\/ for steward\.example\.com.*loopback/);
     expect(plain.stdout).toBe('');
     expect(plain.stderr).not.toContain(remoteKey);
 

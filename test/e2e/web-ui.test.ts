@@ -96,7 +96,7 @@ describe.skipIf(skip)('the web UI', () => {
     await form.getByLabel('Schedule (cron)').fill('61 * * * *');
     await expect.poll(() => form.textContent()).toContain('minute');
     await form.getByRole('button', { name: 'Create automation' }).click();
-    // The server's refusal shows next to the field it concerns.
+    // The refusal shows next to the field it concerns (the form's own check: nothing is sent).
     await expect.poll(() => form.getByRole('alert').first().textContent()).toMatch(/cron/i);
     await form.getByLabel('Schedule (cron)').fill('30 8 * * 1-5');
     await form.getByLabel('Instance').selectOption({ label: 'Parrot' });

@@ -101,4 +101,18 @@ describe('the Agenda view', () => {
     expect(screen.getByText('Nothing due this week')).toBeTruthy();
     unregister();
   });
+
+  it('says on the day it stops that a cut agenda shows only its first fires', async () => {
+    const { client, unregister } = ipcClientOf(t);
+    // A page that ends tomorrow at 10:50 with more to come (nextAfter set).
+    const page = entries.filter((each) => each.dueAt <= at(1, 10, 50));
+    const store = createAppStore(withAgenda(client, (query) => ({ from: String(query!.from), to: String(query!.to), entries: page, nextAfter: `${at(1, 10, 50)}|aut_01POLLER`, forecastMonthUsd: null }), []));
+    renderWith(store, <Agenda />);
+    const timeline = await screen.findByRole('table');
+    const headers = within(timeline).getAllByRole('columnheader');
+    expect(within(headers[2]).getByTestId('agenda-cut').textContent).toMatch(/^only until 10:50(\s?AM)?: the first 10 fires are shown$/);
+    expect(within(headers[1]).queryByTestId('agenda-cut')).toBeNull();
+    expect(screen.getByTestId('agenda-cut-notice').textContent).toMatch(/^Showing the first 10 fires of these 8 days: more are due, so .+ is shown only until 10:50(\s?AM)?, and the days after it are not shown\.$/);
+    unregister();
+  });
 });

@@ -4,7 +4,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { render } from '@testing-library/react';
-import { CronHelper } from '../../src/renderer/src/features/automations/CronHelper';
+import { CronHelper, cronExpressionProblem } from '../../src/renderer/src/features/automations/CronHelper';
 import { filterActivity, noFilters } from '../../src/renderer/src/features/activity/Activity';
 import { Automations } from '../../src/renderer/src/features/automations/Automations';
 import { Webhooks } from '../../src/renderer/src/features/webhooks/Webhooks';
@@ -28,8 +28,11 @@ describe('the cron helper', () => {
     expect(times).toHaveLength(5);
     expect(times[0].textContent).toMatch(/8:30|08:30/);
     cleanup();
-    render(<CronHelper expression="0 9 * *" timezone="UTC" />);
-    expect(screen.getByText(/expected 5 fields/)).toBeTruthy();
+    // A bad one is the field's error (red, blocking the submit), not a hint.
+    const { container } = render(<CronHelper expression="0 9 * *" timezone="UTC" />);
+    expect(container.textContent).toBe('');
+    expect(cronExpressionProblem('0 9 * *')).toMatch(/^Invalid cron expression: expected 5 fields/);
+    expect(cronExpressionProblem(' ')).toMatch(/^A schedule is required/);
   });
 });
 

@@ -48,7 +48,8 @@ function View({ path }: { path: string }) {
     case 'webhooks':
       return <Webhooks />;
     case 'instances':
-      return <Instances />;
+      // #/instances/<id>/agent opens that instance's agent form (where its sandbox's hosts are set).
+      return <Instances agentOf={sub === 'agent' ? id : undefined} />;
     case 'runs':
       return id ? <RunView id={id} /> : <RunList />;
     case 'threads':

@@ -28,7 +28,7 @@ export const AgendaQuery = z
     after: z.string().regex(/^[^|]+\|aut_[0-9A-Za-z]+$/, 'must be the nextAfter of a previous page').optional().describe("The previous page's nextAfter: entries after it"),
     limit: z.coerce.number().int().min(1).max(10_000).default(2000),
   })
-  .refine((query) => query.from === undefined || query.to === undefined || query.from < query.to, { message: 'from must be before to', path: ['to'] });
+  .refine((query) => query.from === undefined || query.to === undefined || query.from < query.to, { message: 'must be after from', path: ['to'] });
 
 export const Agenda = z.object({
   from: Timestamp,

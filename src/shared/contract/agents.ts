@@ -24,7 +24,7 @@ export const CommandAgent = z
       .describe("Give each run Steward's MCP server with a key of its own (default: on for presets; a custom command gets STEWARD_MCP_URL and STEWARD_API_KEY when on)"),
   })
   .refine((agent) => agent.preset !== 'custom' || agent.command !== undefined, {
-    message: 'a custom agent needs a command',
+    message: 'is required for a custom agent',
     path: ['command'],
   });
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { NotifyOverride } from './settings';
 import { cronProblem, isValidTimezone } from '../cron';
+import { unknownPlaceholderProblem } from '../placeholders';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
 import { Memory, Run, RunStatus } from './runs';
 import { Budget } from './budgets';
@@ -36,7 +37,14 @@ export const AutomationTrigger = z
   .describe('Run after another automation\'s run ends, instead of on a schedule; the prompt takes {{previous.output}}, {{previous.status}}, {{previous.runId}}, {{previous.summary}}');
 export type AutomationTrigger = z.infer<typeof AutomationTrigger>;
 
-export const Prompt = z.string().min(1, 'must not be empty').max(100_000, 'must be at most 100000 characters');
+export const Prompt = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(100_000, 'must be at most 100000 characters')
+  .superRefine((value, ctx) => {
+    const problem = unknownPlaceholderProblem(value, 'automation');
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { code: 'unknown_placeholder' } });
+  });
 
 export const Automation = z.object({
   id: Id('aut'),

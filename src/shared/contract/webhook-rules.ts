@@ -2,6 +2,7 @@
 // fencing, idempotency key and sender preset. Checked here, at save time, by every door.
 import { z } from 'zod';
 import { checkHeaderName, checkQueryName, parsePath, parseTemplate, usesPayload } from '../webhook-template';
+import { unknownPlaceholderProblem } from '../placeholders';
 
 export const payloadPlaceholder = '{{payload}}';
 /** The seed's limit, still every webhook's default. */
@@ -24,6 +25,9 @@ export const PromptTemplate = z
       ctx.addIssue({ code: 'custom', message: `The prompt template has a malformed placeholder: ${parsed.message}`, params: { code: 'invalid_template' } });
     } else if (!usesPayload(parsed.value)) {
       ctx.addIssue({ code: 'custom', message: `The prompt template must include ${payloadPlaceholder} or a field of it such as {{payload.action}}`, params: { code: 'missing_payload_placeholder' } });
+    } else {
+      const problem = unknownPlaceholderProblem(value, 'webhook');
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { code: 'unknown_placeholder' } });
     }
   })
   .describe('{{payload}}: the body as received; {{payload.a.b[0]}}: one field of a JSON or form body; {{headers.name}}, {{query.name}}');
@@ -36,6 +40,10 @@ export const IdempotencyKeyTemplate = z
     const parsed = parseTemplate(value, true);
     if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `The idempotency key has a malformed placeholder: ${parsed.message}`, params: { code: 'invalid_template' } });
     else if (parsed.value.some((part) => part.kind === 'payload')) ctx.addIssue({ code: 'custom', message: 'must name fields or headers, not the whole {{payload}}' });
+    else {
+      const problem = unknownPlaceholderProblem(value, 'webhook');
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { code: 'unknown_placeholder' } });
+    }
   })
   .nullable()
   .describe('Where a request\'s idempotency key comes from, e.g. {{headers.x-github-delivery}} or {{payload.id}}; null: the Idempotency-Key (or X-GitHub-Delivery) header');

@@ -23,6 +23,7 @@ export const errorMeanings: Record<ErrorCode, string> = {
   invalid_timezone: 'The timezone is not an IANA name.',
   missing_payload_placeholder: 'A webhook template that uses neither `{{payload}}` nor a field of it.',
   invalid_template: 'A malformed placeholder in a template or idempotency key.',
+  unknown_placeholder: 'A `{{placeholder}}` Steward does not fill there (a typo would be sent as written); `{{ spaced }}` braces are text.',
   invalid_cursors: 'The activity cursors are not Base64 of the cursors object a response returned.',
   invalid_trigger: 'An automation with both a `cronExpression` and a `trigger`, or neither.',
   not_retryable: 'A retry policy names `auth` or `agent_error` in `on`: those never pass by waiting.',
@@ -70,7 +71,9 @@ const cron: ErrorNote[] = [
 const template: ErrorNote[] = [
   ['missing_payload_placeholder', '`promptTemplate` uses neither `{{payload}}` nor a `{{payload.…}}` field.'],
   ['invalid_template', 'A malformed placeholder in `promptTemplate` or `idempotencyKey` (`{{payload..a}}`, a refused header).'],
+  ['unknown_placeholder', '`promptTemplate` or `idempotencyKey` uses a `{{placeholder}}` other than `{{payload}}`, `{{payload.…}}`, `{{headers.…}}`, `{{query.…}}`.'],
 ];
+const unknownPlaceholder: ErrorNote = ['unknown_placeholder', '`prompt` uses a `{{placeholder}}` other than `{{previous.output}}`, `.status`, `.runId`, `.summary`.'];
 const notRetryable: ErrorNote = ['not_retryable', '`retry.on` names `auth` or `agent_error`: a refused key and the agent\'s own error fail the same way again.'];
 const depth: ErrorNote = ['run_depth_limit', 'Called with a run\'s key whose run is already `runner.maxRunDepth` deep.'];
 const queueFull: ErrorNote = ['queue_full', 'More than `runner.maxQueued` runs wait (`Retry-After: 30`).'];
@@ -86,8 +89,8 @@ const trigger: ErrorNote[] = [
 
 /** Per operation: [error code, when], beside the errors every operation of its kind answers. */
 const stated: Partial<Record<OperationName, ErrorNote[]>> = {
-  'automations.create': [noInstance, ...cron, depth, notRetryable],
-  'automations.update': [noInstance, ...cron, notRetryable],
+  'automations.create': [noInstance, ...cron, unknownPlaceholder, depth, notRetryable],
+  'automations.update': [noInstance, ...cron, unknownPlaceholder, notRetryable],
   'agenda.get': [['invalid_field', '`to` more than 35 days after `from` or not after it, or an `after` that is no page\'s `nextAfter`.']],
   'webhooks.create': [noInstance, ...template, ['missing_field', '`promptTemplate` with a `generic` sender, or `signature.scheme` where the sender has none.'], depth, notRetryable],
   'webhooks.update': [noInstance, ...template, notRetryable],

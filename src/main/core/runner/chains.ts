@@ -4,6 +4,7 @@
 // child, so a chain counts toward runner.maxRunDepth like runs that agents start; a follower over
 // its budget is skipped as its scheduled fire would be.
 import type { Run } from '../../../shared/contract';
+import { type PreviousField, previousPlaceholder } from '../../../shared/placeholders';
 import type { AutomationRecord } from '../store/repositories/automations';
 import type { Store } from '../store';
 import { readSettings } from '../settings';
@@ -12,12 +13,7 @@ import { appendRunLine } from '../services/run-lines';
 import { beforeRun, enqueueRun } from '../services/run-queue';
 
 /** What a follower's prompt may quote of the run it follows; empty strings when there is none. */
-export interface PreviousRun {
-  output: string;
-  status: string;
-  runId: string;
-  summary: string;
-}
+export type PreviousRun = Record<PreviousField, string>;
 
 /** A long answer is cut so the prompt stays within what a run may be sent. */
 const maxOutputChars = 50_000;
@@ -32,7 +28,7 @@ const noPrevious: PreviousRun = { output: '', status: '', runId: '', summary: ''
 
 /** The prompt with its {{previous.…}} placeholders filled; other text, `$` patterns included, stays as written. */
 export function renderChainPrompt(template: string, previous: PreviousRun = noPrevious): string {
-  return template.replace(/\{\{\s*previous\.(output|status|runId|summary)\s*\}\}/g, (_placeholder, key: keyof PreviousRun) => previous[key]);
+  return template.replace(previousPlaceholder, (_placeholder, key: PreviousField) => previous[key]);
 }
 
 /** The prompt of a follower started by hand ("Run now"): after its predecessor's latest finished run, if any. */

@@ -3,11 +3,17 @@
 import { type ReactElement, type ReactNode, cloneElement, useEffect, useId, useRef, useState } from 'react';
 import type { Memory, NotifyOverride } from '../../../shared/contract';
 import { ApiError } from '../lib/api';
+import { useRefusalFocus } from './form-errors';
 
-/** Runs an action and keeps its error, so a form can show it next to the field it concerns. */
+/**
+ * Runs an action and keeps its error, so a form can show it next to the field it concerns. A form
+ * passes `formRef` to its <form> and calls `refused()` when its own check stops a submit; a refusal
+ * by the server is noticed here. Either way the first field in error is focused (form-errors.ts).
+ */
 export function useAction() {
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState(false);
+  const refusal = useRefusalFocus<HTMLFormElement>();
   async function run<T>(action: () => Promise<T>): Promise<T | undefined> {
     setBusy(true);
     setError(undefined);
@@ -15,6 +21,7 @@ export function useAction() {
       return await action();
     } catch (caught) {
       setError(caught instanceof ApiError ? caught : new ApiError('internal_error', String(caught)));
+      refusal.refused();
       return undefined;
     } finally {
       setBusy(false);
@@ -28,7 +35,7 @@ export function useAction() {
   const clearFor = (field: string) => {
     if (errorFor(field)) setError(undefined);
   };
-  return { run, busy, error, errorFor, generalError, clearFor, clear: () => setError(undefined) };
+  return { run, busy, error, errorFor, generalError, clearFor, clear: () => setError(undefined), formRef: refusal.ref, refused: refusal.refused };
 }
 
 /** A labelled control; its hint, warning and error are tied to it with aria-describedby. */

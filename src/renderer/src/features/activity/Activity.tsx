@@ -14,6 +14,7 @@ import { OnboardingGate } from '../onboarding/Onboarding';
 import { foldQuiet, quietRunsOf } from '../../lib/quiet-folds';
 import { QuietFold } from '../../ui/QuietFold';
 import { instanceLabel } from '../instances/instance-label';
+import { TimesInText } from '../../ui/TimesInText';
 
 export { filterActivity, noFilters, timeWindows, type ActivityFilters } from './activity-filters';
 
@@ -24,6 +25,7 @@ function FeedLine({ line }: { line: ActivityEvent }) {
   // An instance renamed since shows its name of now.
   const known = instances.find((each) => each.id === line.instanceId);
   const instance = known ? { name: instanceLabel(known), avatarUrl: known.avatarUrl } : { name: line.instanceName, avatarUrl: line.avatarUrl };
+  const shownText = line.kind === 'system' ? <TimesInText text={line.displayText} /> : line.displayText;
   return (
     <div className="line" data-kind={line.kind}>
       <Time iso={line.timestamp} />
@@ -32,7 +34,7 @@ function FeedLine({ line }: { line: ActivityEvent }) {
       <span>
         {line.label && <span className={`tag ${line.label}`}>{line.label}</span>}
         <span className="tag">{line.kind}</span>
-        {line.runId ? <a href={`#/runs/${line.runId}`}>{line.displayText}</a> : line.displayText}
+        {line.runId ? <a href={`#/runs/${line.runId}`}>{shownText}</a> : shownText}
         {line.kind === 'system' && <AllowHost instanceId={line.instanceId} denial={denialFromRaw(line.raw)} />}
       </span>
     </div>

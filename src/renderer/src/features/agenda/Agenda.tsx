@@ -1,9 +1,11 @@
 // The Agenda: today and the next 7 days as a timeline per automation (a table: rows are
 // automations, columns days), each due fire a mark saying what became of it, or for one to come
 // what it may cost; the month's forecast spend and a legend. The table scrolls inside its own box.
+// The agenda is loaded as one page of at most 10,000 fires: when more fall in the window, the day
+// it stops in says so (paging them is for later).
 import { useEffect, useState } from 'react';
 import type { AgendaEntry } from '../../../../shared/contract';
-import { type AgendaRow, type Day, agendaRows, countsByKind, daysFrom, kindOf, listedPerCell, markIcons, markKinds, markText, markWords } from './agenda-grid';
+import { type AgendaRow, type Day, agendaRows, countsByKind, dayKey, daysFrom, kindOf, listedPerCell, markIcons, markKinds, markText, markWords } from './agenda-grid';
 import { formatUsd } from '../reliability/drafts';
 import { Empty, ErrorLine, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
@@ -46,7 +48,21 @@ function Cell({ entries }: { entries: AgendaEntry[] | undefined }) {
   );
 }
 
-function Timeline({ rows, days }: { rows: AgendaRow[]; days: Day[] }) {
+/** Where a cut agenda stops: its day and time, and how many fires it shows. */
+interface Cut {
+  dayKey: string;
+  at: string;
+  shown: number;
+}
+
+function cutOf(entries: AgendaEntry[], nextAfter: string | null): Cut | undefined {
+  const last = entries.at(-1);
+  if (nextAfter === null || !last) return undefined;
+  const at = new Date(last.dueAt);
+  return { dayKey: dayKey(at), at: clock.format(at), shown: entries.length };
+}
+
+function Timeline({ rows, days, cut }: { rows: AgendaRow[]; days: Day[]; cut: Cut | undefined }) {
   return (
     <div className="agenda-scroll" role="region" aria-label="Timeline" tabIndex={0}>
       <table className="agenda">
@@ -54,7 +70,12 @@ function Timeline({ rows, days }: { rows: AgendaRow[]; days: Day[] }) {
         <thead>
           <tr>
             <th scope="col">Automation</th>
-            {days.map((day) => <th scope="col" key={day.key}>{day.label}</th>)}
+            {days.map((day) => (
+              <th scope="col" key={day.key}>
+                {day.label}
+                {cut?.dayKey === day.key && <div className="hint" data-testid="agenda-cut">only until {cut.at}: the first {cut.shown.toLocaleString('en-US')} fires are shown</div>}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -91,6 +112,7 @@ export function Agenda() {
   const rows = agenda ? agendaRows(agenda.entries) : [];
   const failed = agenda?.entries.filter((entry) => kindOf(entry) === 'failed').length ?? 0;
   const missed = agenda?.entries.filter((entry) => kindOf(entry) === 'missed').length ?? 0;
+  const cut = agenda ? cutOf(agenda.entries, agenda.nextAfter) : undefined;
   return (
     <section aria-labelledby="agenda-title">
       <div className="bar">
@@ -110,7 +132,14 @@ export function Agenda() {
           {rows.length === 0 ? (
             <Empty title="Nothing due this week">Automations on a schedule show here, each fire on its day.</Empty>
           ) : (
-            <Timeline rows={rows} days={days} />
+            <>
+              {cut && (
+                <p className="warning-text" role="status" data-testid="agenda-cut-notice">
+                  Showing the first {cut.shown.toLocaleString('en-US')} fires of these {shownDays} days: more are due, so {days.find((day) => day.key === cut.dayKey)?.label ?? 'the last day shown'} is shown only until {cut.at}, and the days after it are not shown.
+                </p>
+              )}
+              <Timeline rows={rows} days={days} cut={cut} />
+            </>
           )}
           <Legend />
         </>

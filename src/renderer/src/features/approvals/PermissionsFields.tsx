@@ -10,7 +10,7 @@ export const usePermissionsDraft = (initial: Permissions) => useTimedModeDraft<P
 
 export function PermissionsFields(props: { permissions: ReturnType<typeof usePermissionsDraft>; agent: AgentConfig; errorFor: (field: string) => string | undefined }) {
   const { mode, setMode, timeout, changeTimeout, problem } = props.permissions;
-  const cannotAsk = askProblem(props.agent);
+  const cannotAsk = askProblem(props.agent, 'form');
   const mechanism = askMechanism(props.agent);
   const refused = props.errorFor('permissions');
   const group = useId();

@@ -1,5 +1,6 @@
 // One automation's card: name, last run and health, the enabled switch, when it runs (its schedule,
-// or the automation it follows), its next run, its spend, and run now, edit, History and delete.
+// or the automation it follows), its next run, its retry policy and budget, its spend, and run now,
+// edit, History and delete.
 import { useEffect, useState } from 'react';
 import type { Automation } from '../../../../shared/contract';
 import { describeCron } from './CronHelper';
@@ -9,6 +10,7 @@ import { AutomationHistory } from './AutomationHistory';
 import { Badge, ConfirmButton, ErrorLine, Time, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 import { instanceLabel } from '../instances/instance-label';
+import { budgetWords, retryWords } from '../reliability/policy-words';
 
 /** The first of its next runs still ahead, re-derived every few seconds; once all are past, the automation is reloaded. */
 function NextRun({ automation }: { automation: Automation }) {
@@ -57,6 +59,7 @@ export function AutomationCard({ automation, onEdit }: { automation: Automation;
       {automation.cronExpression !== null && (
         <div className="hint">Next run: <span data-testid="next-run">{automation.enabled ? <NextRun automation={automation} /> : 'paused (off)'}</span> · last run <Time iso={automation.lastRunAt} /></div>
       )}
+      <div className="hint" data-testid="policies">Retry: {retryWords(automation.retry)} · Budget: {budgetWords(automation.budget)}</div>
       <SpendSummary automation={automation} />
       <ErrorLine message={action.error?.message} />
       <div className="bar" style={{ marginTop: 8, marginBottom: 0 }}>

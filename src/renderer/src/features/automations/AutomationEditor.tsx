@@ -9,6 +9,7 @@ import { ApprovalFields, useApprovalDraft } from '../approvals/ApprovalFields';
 import { WhenFields, localZone, useWhenDraft } from './WhenFields';
 import { ErrorLine, Field, MemoryField, NotifyField, useAction, useEscape } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
+import { quotesPreviousRun, unknownPlaceholderProblem } from '../../../../shared/placeholders';
 
 const fields = ['name', 'prompt', 'cronExpression', 'trigger', 'timezone', 'instanceId', 'notify', 'memory', 'catchUp', 'retry', 'budget', 'approval'];
 
@@ -28,13 +29,16 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
   const approval = useApprovalDraft(automation?.approval ?? noApproval);
   const action = useAction();
   useEscape(true, onDone);
+  // Flagged as one types, with the rule the API refuses by: a typo is never sent as written.
+  const placeholderProblem = unknownPlaceholderProblem(prompt, 'automation');
+  const previousUnfilled = when.draft.mode === 'schedule' && quotesPreviousRun(prompt) ? 'On a schedule, {{previous.…}} is sent as written: only an automation that runs after another fills it.' : undefined;
   const save = async () => {
     // Each section marks its own problems; all are checked so that every one shows at once.
     const schedule = when.ready();
     const retryPolicy = retry.ready();
     const budgetLimits = budget.ready();
     const approvalPolicy = approval.ready();
-    if (!schedule || !retryPolicy || !budgetLimits || !approvalPolicy) return;
+    if (!schedule || !retryPolicy || !budgetLimits || !approvalPolicy || placeholderProblem) return action.refused();
     const body = { name, prompt, ...schedule, timezone, notify, memory, catchUp, retry: retryPolicy, budget: budgetLimits, approval: approvalPolicy, ...(instanceId ? { instanceId } : {}) };
     const saved = await action.run(() => saveAutomation(automation?.id, body));
     if (!saved) return toast('failure', automation ? `${automation.name} was not saved.` : 'The automation was not created.');
@@ -42,11 +46,11 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
     onDone();
   };
   return (
-    <form className="card" aria-label={automation ? `Edit ${automation.name}` : 'New automation'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <form ref={action.formRef} className="card" aria-label={automation ? `Edit ${automation.name}` : 'New automation'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
         <input autoFocus value={name} onChange={(event) => { setName(event.target.value); action.clearFor('name'); }} placeholder="Morning triage" />
       </Field>
-      <Field label="Prompt" error={action.errorFor('prompt')} hint="What the agent is asked each time it runs.">
+      <Field label="Prompt" error={action.errorFor('prompt') ?? placeholderProblem} warning={previousUnfilled} hint="What the agent is asked each time it runs.">
         <textarea value={prompt} onChange={(event) => { setPrompt(event.target.value); action.clearFor('prompt'); }} placeholder="Look at yesterday's failed CI runs and summarise them." />
       </Field>
       <WhenFields when={when} timezone={timezone} onTimezone={setTimezone} others={automations.filter((each) => each.id !== automation?.id)} errorFor={action.errorFor} clearFor={action.clearFor} />

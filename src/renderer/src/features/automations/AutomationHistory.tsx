@@ -1,11 +1,12 @@
-// An automation's History on its card: its newest runs (when, how they ended, what the agent
-// reported, what they cost), each linked to its page, and its whole thread as a transcript.
+// An automation's History on its card: its newest runs (when, how they started, how they ended, what
+// the agent reported, what they cost), each linked to its page, and its whole thread as a transcript.
 import { useEffect } from 'react';
 import type { Automation } from '../../../../shared/contract';
 import { OutcomeBadge } from '../runs/OutcomeBadge';
 import { formatTokens, formatUsd } from '../reliability/drafts';
 import { Badge, ErrorLine, Time, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
+import { runOrigin } from './run-origin';
 
 export function AutomationHistory({ automation }: { automation: Automation }) {
   const { sourceRuns, loadSourceRuns } = useApp();
@@ -29,7 +30,7 @@ export function AutomationHistory({ automation }: { automation: Automation }) {
             <li key={each.id}>
               <a href={`#/runs/${each.id}`}><Time iso={each.startedAt ?? each.createdAt} /></a> <Badge status={each.status} />
               {each.outcome && <> <OutcomeBadge outcome={each.outcome} /></>}
-              {each.retryOf && <span className="hint"> retry</span>}
+              <span className="hint" data-testid="run-origin"> {runOrigin(each, automation)}</span>
               {each.costUsd != null ? <span className="hint"> · {formatUsd(each.costUsd)}</span> : each.inputTokens != null && <span className="hint"> · {formatTokens(each.inputTokens + (each.outputTokens ?? 0))}</span>}
               {each.summary && <div className="hint">{each.summary}</div>}
             </li>

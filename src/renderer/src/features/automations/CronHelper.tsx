@@ -11,9 +11,16 @@ export function describeCron(expression: string): string {
   }
 }
 
+/** Why the expression cannot be saved, in the words the API uses; undefined when it can. */
+export function cronExpressionProblem(expression: string): string | undefined {
+  if (expression.trim() === '') return 'A schedule is required: type a cron expression, e.g. 0 9 * * 1-5.';
+  const problem = cronProblem(expression);
+  return problem ? `Invalid cron expression: ${problem}.` : undefined;
+}
+
+/** The schedule in words and its next fires; nothing while the expression is invalid (the field shows why, as an error). */
 export function CronHelper({ expression, timezone }: { expression: string; timezone: string }) {
-  const problem = expression.trim() === '' ? 'Type a cron expression, e.g. 0 9 * * 1-5' : cronProblem(expression);
-  if (problem) return <div className="hint" aria-live="polite">{problem}</div>;
+  if (cronExpressionProblem(expression)) return null;
   const zone = isValidTimezone(timezone) ? timezone : 'UTC';
   const times = nextFireTimes(expression, zone, 5, new Date());
   const format = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone });

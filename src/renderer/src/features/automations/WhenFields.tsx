@@ -2,7 +2,7 @@
 // automation's run ends in one of the chosen ways (with the {{previous.…}} fields its prompt takes).
 import { useId, useState } from 'react';
 import { type Automation, type AutomationTrigger, chainableStatuses } from '../../../../shared/contract';
-import { CronHelper } from './CronHelper';
+import { CronHelper, cronExpressionProblem } from './CronHelper';
 import { Field } from '../../ui/widgets';
 
 type Ending = (typeof chainableStatuses)[number];
@@ -31,7 +31,8 @@ export function useWhenDraft(automation: Automation | undefined) {
     setProblem(undefined);
   };
   const ready = (): { cronExpression: string } | { trigger: AutomationTrigger } | undefined => {
-    if (draft.mode === 'schedule') return { cronExpression: draft.cronExpression };
+    // An invalid schedule is shown as the field's error while typing; it also stops the submit.
+    if (draft.mode === 'schedule') return cronExpressionProblem(draft.cronExpression) ? undefined : { cronExpression: draft.cronExpression };
     const missing = draft.afterId === '' ? 'Choose the automation it runs after.' : draft.on.length === 0 ? 'Tick at least one ending of its run.' : undefined;
     setProblem(missing);
     return missing ? undefined : { trigger: { after: { automationId: draft.afterId, on: chainableStatuses.filter((each) => draft.on.includes(each)) } } };
@@ -53,6 +54,7 @@ export function WhenFields(props: {
   const name = useId();
   const after = draft.mode === 'after';
   const afterError = problem ?? props.errorFor('trigger');
+  const cronError = cronExpressionProblem(draft.cronExpression);
   return (
     <fieldset className="section">
       <legend>When</legend>
@@ -88,7 +90,7 @@ export function WhenFields(props: {
           </p>
         </>
       ) : (
-        <Field label="Schedule (cron)" error={props.errorFor('cronExpression')} hint={<CronHelper expression={draft.cronExpression} timezone={props.timezone} />}>
+        <Field label="Schedule (cron)" error={props.errorFor('cronExpression') ?? cronError} hint={cronError ? undefined : <CronHelper expression={draft.cronExpression} timezone={props.timezone} />}>
           <input className="mono" value={draft.cronExpression} onChange={(event) => { change({ ...draft, cronExpression: event.target.value }); props.clearFor('cronExpression'); }} />
         </Field>
       )}

@@ -4,7 +4,7 @@
 // instead of an fqdn; its agent, sandbox and secrets are that Steward's, so they are not edited
 // here, and its Steward's default instance offers no Delete. While its Steward is away the card
 // stays, quieter, and the reason is said once above it.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Instance, Remote } from '../../../../shared/contract';
 import { describeAgent } from './AgentFields';
 import { HostBadge } from './HostBadge';
@@ -14,10 +14,23 @@ import { SandboxBadge, SandboxIt } from '../sandbox/InstanceSandbox';
 import { Avatar, Badge, ConfirmButton, ErrorLine, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 
-/** `remote`: the Steward a remote instance runs on, when known. */
-export function InstanceCard({ instance, remote }: { instance: Instance; remote?: Remote | undefined }) {
+/** `remote`: the Steward a remote instance runs on, when known; `openAgent`: open its agent form at its allowed hosts (a link's target). */
+export function InstanceCard({ instance, remote, openAgent = false }: { instance: Instance; remote?: Remote | undefined; openAgent?: boolean }) {
   const { updateInstance, setInstanceRunning, deleteInstance, navigate } = useApp();
-  const [editingAgent, setEditingAgent] = useState(false);
+  const [editingAgent, setEditingAgent] = useState(openAgent);
+  const card = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (!openAgent) return;
+    setEditingAgent(true);
+    // Once the form is on the page: its Allowed hosts, in view.
+    const timer = setTimeout(() => {
+      const hosts = [...(card.current?.querySelectorAll('fieldset') ?? [])].find((each) => each.querySelector('legend')?.textContent === 'Allowed hosts');
+      if (!hosts) return;
+      if ('scrollIntoView' in hosts) hosts.scrollIntoView({ block: 'center' });
+      hosts.querySelector<HTMLElement>('input, button')?.focus({ preventScroll: true });
+    });
+    return () => clearTimeout(timer);
+  }, [openAgent]);
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(instance.name);
   const [avatarUrl, setAvatarUrl] = useState('');
@@ -26,7 +39,7 @@ export function InstanceCard({ instance, remote }: { instance: Instance; remote?
   // Its Steward is away: the notice above says why, once for all its instances.
   const away = remote !== undefined && remote.state !== 'connected';
   return (
-    <article className={`${away ? 'card muted' : 'card'}${editingAgent ? ' wide' : ''}`} aria-label={instance.name}>
+    <article ref={card} className={`${away ? 'card muted' : 'card'}${editingAgent ? ' wide' : ''}`} aria-label={instance.name}>
       <div className="row">
         <Avatar url={instance.avatarUrl} name={instance.name} />
         <div style={{ flex: 1, minWidth: 0 }}>

@@ -27,14 +27,14 @@ export function NewInstance({ onDone }: { onDone: () => void }) {
     const sandbox = draft.ready();
     const budget = budgetDraft.ready();
     const permissions = permissionsDraft.ready();
-    if (!sandbox || !budget || !permissions) return;
+    if (!sandbox || !budget || !permissions) return action.refused();
     void action.run(async () => {
       await createInstance({ name, agent, sandbox, budget, permissions, acceptsPromptsFrom });
       onDone();
     });
   };
   return (
-    <form className="card" aria-label="New instance" onSubmit={(event) => { event.preventDefault(); submit(); }}>
+    <form ref={action.formRef} className="card" aria-label="New instance" onSubmit={(event) => { event.preventDefault(); submit(); }}>
       <Field label="Name" error={action.errorFor('name')}>
         <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Home server" />
       </Field>
@@ -67,14 +67,14 @@ export function AgentEditor({ instance, onDone }: { instance: Instance; onDone: 
     const sandbox = draft.ready();
     const budget = budgetDraft.ready();
     const permissions = permissionsDraft.ready();
-    if (!sandbox || !budget || !permissions) return;
+    if (!sandbox || !budget || !permissions) return action.refused();
     void action.run(async () => {
       await updateInstance(instance.id, { agent, sandbox, budget, permissions, acceptsPromptsFrom });
       onDone();
     });
   };
   return (
-    <form className="card nested" aria-label={`Agent of ${instance.name}`} onSubmit={(event) => { event.preventDefault(); submit(); }}>
+    <form ref={action.formRef} className="card nested" aria-label={`Agent of ${instance.name}`} onSubmit={(event) => { event.preventDefault(); submit(); }}>
       <AgentFields agent={agent} onChange={setAgent} errorFor={action.errorFor} />
       <SandboxFields sandbox={draft.sandbox} onChange={draft.setSandbox} errorFor={action.errorFor} problem={draft.problem} unavailable={cannotSandbox(instance) ? instance.statusReason : undefined} />
       <PermissionsFields permissions={permissionsDraft} agent={agent} errorFor={action.errorFor} />

@@ -38,7 +38,8 @@ function RemoteSection({ group }: { group: RemoteGroup }) {
   );
 }
 
-export function Instances() {
+/** `agentOf`: the instance whose agent form opens at once (a link to its sandbox's allowed hosts). */
+export function Instances({ agentOf }: { agentOf?: string | undefined } = {}) {
   const { instances, remotes, loadRemotes } = useApp();
   const [adding, setAdding] = useState(false);
   useEffect(() => {
@@ -54,7 +55,7 @@ export function Instances() {
       </div>
       {adding && <NewInstance onDone={() => setAdding(false)} />}
       {groups.length > 0 && <h3>On this machine</h3>}
-      <div className="cards">{instances.filter((instance) => !isRemote(instance)).map((instance) => <InstanceCard key={instance.id} instance={instance} />)}</div>
+      <div className="cards">{instances.filter((instance) => !isRemote(instance)).map((instance) => <InstanceCard key={instance.id} instance={instance} openAgent={instance.id === agentOf} />)}</div>
       {groups.map((group) => <RemoteSection key={group.id} group={group} />)}
     </section>
   );

@@ -128,11 +128,11 @@ export function Onboarding({ onStarted }: { onStarted: () => void }) {
       <ErrorLine message={detecting.error?.message} />
       <h3>2. The agent of {steward.name}</h3>
       {steward.sandbox.mode === 'sandbox' ? (
-        <p>It runs sandboxed: the agent sees only its workspace and the hosts you allow, nothing else of this machine.</p>
+        <p>It runs sandboxed: the agent sees only its workspace and <a href={`#/instances/${steward.id}/agent`}>the hosts you allow</a>, nothing else of this machine.</p>
       ) : (
         <SandboxIt instance={steward} />
       )}
-      <form aria-label={`Agent of ${steward.name}`} onSubmit={(event) => { event.preventDefault(); void apply(); }}>
+      <form ref={applying.formRef} aria-label={`Agent of ${steward.name}`} onSubmit={(event) => { event.preventDefault(); void apply(); }}>
         <fieldset className="choices">
           <legend>Agent</legend>
           {options.map(([value, label]) => (

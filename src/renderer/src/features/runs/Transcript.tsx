@@ -9,6 +9,7 @@ import type { Message } from '../../../../shared/contract';
 import { denialFromText } from '../sandbox/sandbox';
 import { AllowHost } from '../sandbox/AllowHost';
 import { firstLine, roleNames, toBlocks } from './Turns';
+import { TimesInText } from '../../ui/TimesInText';
 
 type Block = ReturnType<typeof toBlocks>[number];
 
@@ -83,7 +84,7 @@ function Row({ block, query, roleName, opened, toggle, instanceId }: RowProps) {
     return (
       <div className={`message ${message.role}`} data-role={message.role}>
         <span className="role">{roleName[message.role]} · <time dateTime={message.createdAt}>{new Date(message.createdAt).toLocaleTimeString()}</time></span>
-        <span className="content"><Highlighted text={message.content} query={query} /></span>
+        <span className="content">{message.role === 'system' && !query ? <TimesInText text={message.content} /> : <Highlighted text={message.content} query={query} />}</span>
         {message.role === 'system' && instanceId && <AllowHost instanceId={instanceId} denial={denialFromText(message.content)} />}
       </div>
     );

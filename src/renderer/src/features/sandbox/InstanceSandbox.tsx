@@ -7,10 +7,14 @@ import { useApp } from '../../lib/app-context';
 import { cannotSandbox } from './sandbox';
 import { ErrorLine, useAction } from '../../ui/widgets';
 
+export const sandboxedMeans = 'Sandboxed: the agent sees only its workspace and what its sandbox allows (paths, hosts, environment variables); nothing else of this machine.';
+export const unsandboxedMeans = 'Not sandboxed: the agent runs as you, with every file, host and variable your user account can reach.';
+
+/** The badge; its title says what it means. */
 export function SandboxBadge({ instance }: { instance: Instance }) {
   const sandboxed = instance.sandbox.mode === 'sandbox';
   return (
-    <span className={`badge ${sandboxed ? 'sandboxed' : 'unsandboxed'}`}>
+    <span className={`badge ${sandboxed ? 'sandboxed' : 'unsandboxed'}`} title={sandboxed ? sandboxedMeans : unsandboxedMeans}>
       <span aria-hidden="true">{sandboxed ? '◆' : '⚠'} </span>
       {sandboxed ? 'sandboxed' : 'not sandboxed'}
     </span>

@@ -87,12 +87,12 @@ export function AddRemoteForm({ onDone }: { onDone: () => void }) {
   };
   const test = async () => {
     setCheck(undefined);
-    if (!ready('test')) return;
+    if (!ready('test')) return action.refused();
     const found = await action.run(async () => checkRemote(urlText, source === 'stored' ? { apiKeyRef: chosenSecret ?? '' } : { apiKey: pastedKey }));
     if (found) setCheck(found);
   };
   const add = async () => {
-    if (!ready('add')) return;
+    if (!ready('add')) return action.refused();
     const added = await action.run(async () => addRemote({ name: name.trim(), url: urlText, apiKeyRef: await keyRef() }));
     if (!added) return;
     toast('success', `Following ${added.name}: its instances show in Instances.`);
@@ -100,7 +100,7 @@ export function AddRemoteForm({ onDone }: { onDone: () => void }) {
   };
 
   return (
-    <form className="card nested" aria-label="Add a remote Steward" onSubmit={(event) => { event.preventDefault(); void add(); }}>
+    <form ref={action.formRef} className="card nested" aria-label="Add a remote Steward" onSubmit={(event) => { event.preventDefault(); void add(); }}>
       <div className="grid-2">
         <Field label="Remote name" error={problems.name ?? action.errorFor('name')}>
           <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Build server" />

@@ -21,7 +21,7 @@ export function SecretsSettings() {
   const valueProblem = checked && value === '' ? 'Paste the value to store.' : undefined;
   const save = async () => {
     setChecked(true);
-    if (secretNameProblem(name) || value === '') return;
+    if (secretNameProblem(name) || value === '') return action.refused();
     const replacing = secrets.some((each) => each.name === name);
     const done = await action.run(async () => putSecret(name, value).then(() => true));
     if (!done) return toast('failure', `The secret ${name} was not saved.`);
@@ -53,7 +53,7 @@ export function SecretsSettings() {
         </table>
         </ScrollBox>
       )}
-      <form aria-label="Store a secret" onSubmit={(event) => { event.preventDefault(); void save(); }}>
+      <form ref={action.formRef} aria-label="Store a secret" onSubmit={(event) => { event.preventDefault(); void save(); }}>
         <div className="grid-2">
           <Field label="Secret name" error={nameProblem ?? action.errorFor('name')}>
             <input className="mono" autoComplete="off" value={name} onChange={(event) => setName(event.target.value)} placeholder="OPENROUTER_KEY" />

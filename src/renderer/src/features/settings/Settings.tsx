@@ -3,7 +3,7 @@
 // activity retention, the tunnel, secrets, remote Stewards, API keys (what each scope allows; a new
 // key is shown once, with a copy button), and where the data lives. Saves are confirmed with a toast.
 import { useEffect, useState } from 'react';
-import { type AgentConfig, type McpServerConfig, type NotificationPolicy, type Scope, type SettingsPatch, scopes } from '../../../../shared/contract';
+import { type AgentConfig, type McpServerConfig, type NotificationPolicy, type SettingsPatch } from '../../../../shared/contract';
 import { AgentFields } from '../instances/AgentFields';
 import { McpServersEditor } from '../instances/McpServersEditor';
 import { NotificationChannels } from './NotificationChannels';
@@ -11,6 +11,7 @@ import { RemoteStewards } from './RemoteStewards';
 import { SecretsSettings } from './SecretsSettings';
 import { TunnelSettings } from './TunnelSettings';
 import { KeyScopes } from './KeyScopes';
+import { ApiKeyForm } from './ApiKeyForm';
 import { ConfirmButton, CopyButton, ErrorLine, Field, Time, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 import { inDesktopApp } from '../../lib/api';
@@ -27,14 +28,12 @@ function wholeNumber(text: string, min: number, max: number, allowEmpty: boolean
 }
 
 export function Settings() {
-  const { settings, apiKeys, updateSettings, createApiKey, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, loadChannels, loadRemotes, toast } = useApp();
+  const { settings, apiKeys, updateSettings, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, loadChannels, loadRemotes, toast } = useApp();
   // The cards from the channels down wait for their lists: a list that arrived late would push
   // every card below it down (a layout shift), while cards that appear below nothing move nothing.
   const [listsLoaded, setListsLoaded] = useState(false);
   const [agent, setAgent] = useState<AgentConfig | undefined>(settings?.defaultAgent);
   const [mcpServers, setMcpServers] = useState<McpServerConfig[]>(settings?.mcpServers ?? []);
-  const [keyName, setKeyName] = useState('');
-  const [keyScope, setKeyScope] = useState<Scope>('admin');
   const [newKey, setNewKey] = useState<string | undefined>();
   const [problems, setProblems] = useState<Record<string, string | undefined>>({});
   const action = useAction();
@@ -125,13 +124,7 @@ export function Settings() {
         <RemoteStewards />
         <div className="card">
           <h3>API keys</h3>
-          <form className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { setNewKey(await createApiKey(keyName, keyScope)); setKeyName(''); toast('success', 'API key created.'); }); }}>
-            <input aria-label="Key name" placeholder="laptop, CI…" value={keyName} onChange={(event) => setKeyName(event.target.value)} />
-            <select aria-label="Key scope" value={keyScope} onChange={(event) => setKeyScope(event.target.value as Scope)}>
-              {scopes.map((scope) => <option key={scope} value={scope}>{scope}</option>)}
-            </select>
-            <button type="submit">Create key</button>
-          </form>
+          <ApiKeyForm onCreated={setNewKey} />
           <KeyScopes />
           {newKey && (
             <div className="card nested row wrap" role="status">

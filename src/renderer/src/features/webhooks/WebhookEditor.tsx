@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { type Memory, type NotifyOverride, type Sender, type Webhook, noApproval, noRetry, senders } from '../../../../shared/contract';
 import { senderPresets } from '../../../../shared/webhook-senders';
 import { parseTemplate, usesPayload } from '../../../../shared/webhook-template';
+import { unknownPlaceholderProblem } from '../../../../shared/placeholders';
 import { useApp } from '../../lib/app-context';
 import { InstanceField, useDefaultInstanceId } from '../instances/InstanceField';
 import { type ShownCheck, SignatureField, signatureOf } from './SignatureField';
@@ -49,21 +50,25 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
     setCheckError(undefined);
   };
 
+  // Flagged as one types, with the rule the API refuses by: a typo is never sent as written.
+  const placeholderProblem = unknownPlaceholderProblem(promptTemplate, 'webhook');
   const save = async () => {
+    // Every section is checked, so that every problem shows at once; the first takes the focus.
     let conditions: unknown;
+    let filterOk = true;
     try {
       conditions = filter.trim() === '' ? [] : JSON.parse(filter);
       setFilterError(undefined);
     } catch {
       setFilterError(`The filter is not valid JSON; for example ${filterExample}`);
-      return;
+      filterOk = false;
     }
     // What the check shows is what is saved, or nothing is.
     const signature = signatureOf(check, webhook?.signature);
     setCheckError(signature.problem);
     const retry = retryDraft.ready();
     const approval = approvalDraft.ready();
-    if (signature.problem || !retry || !approval) return;
+    if (!filterOk || signature.problem || !retry || !approval || placeholderProblem) return action.refused();
     const body: Record<string, unknown> = { name, promptTemplate, notify, memory, retry, approval, filter: conditions, fencePayload, ...(instanceId ? { instanceId } : {}) };
     if (!webhook) body.sender = sender;
     if (maxPayloadBytes.trim() !== '') body.maxPayloadBytes = Number(maxPayloadBytes);
@@ -75,9 +80,9 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   const usesThePayload = usesPayload(parseTemplate(promptTemplate).value);
   const fields = ['name', 'promptTemplate', 'instanceId', 'notify', 'memory', 'maxPayloadBytes', 'filter', 'signature', 'sender', 'retry', 'approval'];
   return (
-    <form className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <form ref={action.formRef} className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
-        <input value={name} onChange={(event) => setName(event.target.value)} placeholder="GitHub pushes" />
+        <input value={name} onChange={(event) => { setName(event.target.value); action.clearFor('name'); }} placeholder="GitHub pushes" />
       </Field>
       {!webhook && (
         <Field label="Sender" error={action.errorFor('sender')} hint="GitHub, Stripe and Slack fill in their signature scheme, a 1 MiB limit, the idempotency key and a template; every field stays yours to change.">
@@ -88,7 +93,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
       )}
       <Field
         label="Prompt template"
-        error={action.errorFor('promptTemplate')}
+        error={action.errorFor('promptTemplate') ?? placeholderProblem}
         warning={usesThePayload ? undefined : 'The template has no {{payload}} (nor a field such as {{payload.action}}): the request body will not reach the agent.'}
         hint="{{payload}} is the request body exactly as sent; {{payload.a.b[0]}} one field of it; {{headers.x-github-event}} one header; {{query.name}} one query parameter."
       >

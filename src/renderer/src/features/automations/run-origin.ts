@@ -1,0 +1,13 @@
+// How one run of an automation started, as its History says it: by its schedule, by hand (Run
+// now), after another automation's run, or as a retry.
+import type { Automation, Run } from '../../../../shared/contract';
+
+export type RunOrigin = 'scheduled' | 'by hand' | 'after another automation' | 'retry';
+
+export function runOrigin(run: Pick<Run, 'scheduledFor' | 'retryOf' | 'parentRunId'>, automation: Pick<Automation, 'trigger' | 'createdByRunId'>): RunOrigin {
+  if (run.retryOf) return 'retry';
+  if (run.scheduledFor) return 'scheduled';
+  // A chained run's parent is the run it follows; Run now's parent is the run that made the automation, if any.
+  if (automation.trigger && run.parentRunId && run.parentRunId !== automation.createdByRunId) return 'after another automation';
+  return 'by hand';
+}

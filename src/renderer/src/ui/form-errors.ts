@@ -1,0 +1,42 @@
+// One rule for every form: after a refused submit (the form's own check or the server's answer),
+// the first field in error takes the focus and scrolls into view, so that a mistake above the fold
+// is never a silent press. Fields mark themselves with aria-invalid (see Field in widgets.tsx); a
+// problem that belongs to no single control is a role="alert" line.
+import { useEffect, useRef, useState } from 'react';
+
+const problemSelector = '[aria-invalid="true"], [role="alert"]';
+const controlSelector = 'input:not([disabled]), select:not([disabled]), textarea:not([disabled])';
+
+/** The control an alert line speaks about: the first of its field or fieldset, or the line itself. */
+function controlOf(alert: HTMLElement, root: HTMLElement): HTMLElement {
+  const group = alert.closest<HTMLElement>('.field, fieldset');
+  const control = group && root.contains(group) ? group.querySelector<HTMLElement>(controlSelector) : null;
+  if (control) return control;
+  // A form-wide error (under the fields, above the buttons): focused itself, so that it is read out.
+  alert.tabIndex = -1;
+  return alert;
+}
+
+/** Focuses the first problem inside `root` and scrolls it to the middle of the view; false when there is none. */
+export function focusFirstProblem(root: HTMLElement | null): boolean {
+  const first = root?.querySelector<HTMLElement>(problemSelector);
+  if (!root || !first) return false;
+  const target = first.getAttribute('role') === 'alert' ? controlOf(first, root) : first;
+  // jsdom (the renderer tests) has no layout, hence no scrollIntoView.
+  if ('scrollIntoView' in target) target.scrollIntoView({ block: 'center' });
+  target.focus({ preventScroll: true });
+  return true;
+}
+
+/**
+ * A ref for the form and `refused()`, to call when a submit was refused: once the render that
+ * shows the errors is on the page, the first of them is focused.
+ */
+export function useRefusalFocus<T extends HTMLElement = HTMLFormElement>() {
+  const ref = useRef<T>(null);
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals > 0) focusFirstProblem(ref.current);
+  }, [refusals]);
+  return { ref, refused: () => setRefusals((count) => count + 1) };
+}
