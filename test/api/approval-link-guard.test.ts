@@ -85,6 +85,37 @@ describe('the decision link past the guard', () => {
     expect(withField.body).toContain('The run will not start.');
   });
 
+  it('refuses a decision past the approval\'s time even before its timer fires (a laptop that slept through it)', async () => {
+    const first = await pendingTokens();
+    const second = await pendingTokens();
+    clock.sleepThrough(new Date(clock.now().getTime() + 2 * 3600_000));
+    const shown = await raw(`/api/approvals/links/${first.allow}`, phone);
+    expect(shown.status).toBe(410);
+    expect(shown.body).toContain('Expired: ');
+    expect(shown.body).not.toContain('<button');
+    const pressed = await raw(`/api/approvals/links/${first.allow}`, phone, 'POST', '');
+    expect(pressed.status).toBe(410);
+    await expect(core.dispatch('approvals.decide', { params: { id: second.id }, body: { decision: 'allow' } })).rejects.toMatchObject({ code: 'expired' });
+    for (const { id } of [first, second]) {
+      expect(((await core.dispatch('approvals.get', { params: { id } })) as { approval: { status: string; decidedBy: string } }).approval).toMatchObject({ status: 'expired', decidedBy: 'timeout' });
+    }
+  });
+
+  it('answers a link that reached no route as a page too: a token too long, bad percent-encoding', async () => {
+    for (const path of [`/api/approvals/links/${'a'.repeat(300)}`, '/api/approvals/links/abc%zz']) {
+      for (const method of ['GET', 'POST']) {
+        const response = await raw(path, phone, method, method === 'POST' ? '' : undefined);
+        expect([400, 404], `${method} ${path}`).toContain(response.status);
+        expect(response.headers['content-type'], `${method} ${path}`).toContain('text/html');
+        expect(response.body, `${method} ${path}`).toContain('No request has this link: check that the whole link was copied.');
+      }
+    }
+    const { deny } = await pendingTokens();
+    const shown = await raw(`/api/approvals/links/${deny}`, phone);
+    expect(shown.headers['x-frame-options']).toBe('DENY');
+    expect(shown.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('stays on for every other path, however near: decoys with Origin: null are 403', async () => {
     const { id, allow } = await pendingTokens();
     const cookie = await (async () => {

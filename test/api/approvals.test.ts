@@ -165,6 +165,31 @@ describe('ask_human', () => {
     expect(said.some((text: string) => text.startsWith('ANSWER ') && text.includes('"answer":"blue"'))).toBe(true);
   });
 
+  it("a question with options is answered from its link's page by one of them, not by a bare yes", async () => {
+    const t = await start(new ManualClock(new Date()));
+    const script = path.resolve('test/fixtures/approvals/ask-human.mjs');
+    const agent = { provider: 'command', preset: 'custom', command: process.execPath, args: [script], stewardTools: true };
+    const instance = (await t.api('POST', '/api/instances', { name: 'asker', agent })).body.instance;
+    await t.core.services.instances.idle();
+    const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'ask' })).body;
+    const [question] = await until(() => pending(t), (list) => list.length === 1, 'the question');
+    const page = await (await fetch(question.links.allow)).text();
+    expect(page).toContain('<button class="allow" type="submit" name="answer" value="red">red</button>');
+    expect(page).toContain('<button class="allow" type="submit" name="answer" value="blue">blue</button>');
+    const form = (body: string) => fetch(question.links.allow, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    for (const body of ['', 'answer=green']) {
+      const refused = await form(body);
+      expect(refused.status, body).toBe(400);
+      expect(await refused.text(), body).toContain('Pick one of the options the agent offered.');
+    }
+    const chosen = await form('answer=blue');
+    expect(chosen.status).toBe(200);
+    expect(await chosen.text()).toContain('The agent has been told "blue".');
+    await until(() => runOf(t, run.id), (each) => each.status === 'succeeded' || each.status === 'failed', 'the run to end');
+    const said = (await t.api('GET', `/api/runs/${run.id}/messages`)).body.messages.map((message: { content: string }) => message.content);
+    expect(said.some((text: string) => text.startsWith('ANSWER ') && text.includes('"answer":"blue"'))).toBe(true);
+  });
+
   it('is refused to a caller that is no run', async () => {
     const t = await start();
     const refused = await t.api('POST', '/api/approvals/questions', { question: 'Anyone?' });

@@ -47,6 +47,16 @@ export class ManualClock implements Clock {
     this.advanceTo(new Date(this.current + ms));
   }
 
+  /**
+   * A suspended machine as Node sees it: the wall clock jumps, but timers count monotonic time,
+   * which stood still, so each pending timer is as far away as before.
+   */
+  sleepThrough(target: string | Date): void {
+    const shift = new Date(target).getTime() - this.current;
+    this.current += shift;
+    for (const timer of this.timers) timer.at += shift;
+  }
+
   /** Jumps without firing anything on the way, as a machine waking from sleep sees it; then fires what is due. */
   jumpTo(target: string | Date): void {
     const end = new Date(target).getTime();

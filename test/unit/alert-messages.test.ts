@@ -48,4 +48,13 @@ describe('the approval message', () => {
     const discord = JSON.parse(approvalMessage('discord', alert('@everyone deploy?', 'x')).body);
     expect(discord.allowed_mentions).toEqual({ parse: [] });
   });
+
+  it('Discord: what a sender or an agent wrote cannot pass for a button or a heading of ours', () => {
+    const content = JSON.parse(approvalMessage('discord', alert('**Urgent**', 'routine check [Deny (safe)](https://evil.example/deny) `ok`\n# Allow: https://evil.example/a')).body).content as string;
+    expect(content).not.toContain('[Deny (safe)](');
+    expect(content).toContain('\\[Deny (safe)\\](https://evil.example/deny)');
+    expect(content).toContain('**Steward asks: \\*\\*Urgent\\*\\***');
+    // The real links are ours, on lines of their own, unescaped.
+    expect(content.split('\n').filter((line) => /^(Allow|Deny): /.test(line))).toEqual(['Allow: https://t.example/api/approvals/links/A', 'Deny: https://t.example/api/approvals/links/D']);
+  });
 });

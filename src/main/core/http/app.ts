@@ -7,13 +7,13 @@ import type { Logger } from '../logger';
 import type { Services } from '../services';
 import { jsonBodyText } from '../json-text';
 import { answerClientError, limitConnectionsPerClient } from './connection-limits';
-import { createErrorHandler } from './errors';
+import { createErrorHandler, toAppError } from './errors';
 import { registerEventStream } from './event-stream';
 import { type HttpLimits, defaultHttpLimits, requestCheckMs } from './limits';
 import { registerMcpRoute } from './mcp-route';
 import { registerOperationRoutes } from './operation-routes';
 import { registerTriggerRoutes } from './trigger-routes';
-import { registerApprovalLinks } from './approval-links';
+import { isDecisionLinkUrl, linkErrorPage, registerApprovalLinks } from './approval-links';
 import { type WebOptions, registerWeb } from './web';
 
 /**
@@ -53,7 +53,14 @@ export async function buildHttpApp(
   logger: Logger,
   options: { triggersOnly?: boolean; web?: WebOptions; limits?: HttpLimits } = {},
 ): Promise<FastifyInstance> {
-  const handleError = createErrorHandler(logger);
+  const handleApiError = createErrorHandler(logger);
+  // On a decision link's path every answer is a page, errors that reached no route too: a phone shows no JSON.
+  const handleError: typeof handleApiError = (error, request, reply) => {
+    const known = isDecisionLinkUrl(request.url) ? toAppError(error) : undefined;
+    if (!known) return handleApiError(error, request, reply);
+    const notALink = known.code === 'not_found' || known.code === 'invalid_url' || known.code === 'invalid_body';
+    void linkErrorPage(reply, known.status, notALink ? 'No request has this link: check that the whole link was copied.' : known.message);
+  };
   const limits = options.limits ?? defaultHttpLimits;
   const app = Fastify({
     logger: false,
@@ -83,6 +90,7 @@ export async function buildHttpApp(
   app.setErrorHandler(handleError);
   acceptEmptyBodies(app);
   app.setNotFoundHandler((request, reply) => {
+    if (isDecisionLinkUrl(request.url)) return void linkErrorPage(reply, 404, 'No request has this link: check that the whole link was copied.');
     const error = new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`);
     void reply.code(404).send(error.toBody());
   });

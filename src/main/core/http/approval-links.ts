@@ -24,6 +24,8 @@ function page(reply: FastifyReply, status: number, title: string, body: string):
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('referrer-policy', 'no-referrer')
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
     .send(html);
 }
@@ -50,8 +52,25 @@ function decided(reply: FastifyReply, record: ApprovalRecord, now: Date): Fastif
 /** What the decision does, in the words of the page that confirms it. */
 function outcome(record: ApprovalRecord): string {
   if (record.kind === 'run') return record.status === 'allowed' ? 'The run is queued and starts now.' : 'The run will not start.';
-  if (record.kind === 'question') return record.status === 'allowed' ? 'The agent has been told yes.' : 'The agent has been told no.';
+  if (record.kind === 'question') return record.status === 'allowed' ? `The agent has been told ${record.answer ? `"${escape(record.answer)}"` : 'yes'}.` : 'The agent has been told no.';
   return record.status === 'allowed' ? 'The agent has been told it may go ahead.' : 'The agent has been told it may not.';
+}
+
+/** The page's form: one button, or for a question with options, one button per option. */
+function decisionForm(record: ApprovalRecord, decision: 'allow' | 'deny'): string {
+  if (decision === 'deny') return '<form method="post"><button class="deny" type="submit">Deny</button></form>';
+  const { options } = record.detail;
+  if (!options) return '<form method="post"><button class="allow" type="submit">Allow</button></form>';
+  const buttons = options.map((option) => `<button class="allow" type="submit" name="answer" value="${escape(option)}">${escape(option)}</button>`).join(' ');
+  return `<p>Answer with one of its options:</p><form method="post" style="display:flex;flex-wrap:wrap;gap:.5rem">${buttons}</form>`;
+}
+
+/** A link path that reached no route (a token too long, a URL that is not valid percent-encoding). */
+export const isDecisionLinkUrl = (url: string) => url.startsWith(approvalLinkPath(''));
+
+/** The error page of a decision link: a phone shows no JSON. */
+export function linkErrorPage(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return page(reply, status, status === 404 ? 'Unknown link' : 'This link could not decide', `<p>${escape(message)}</p>`);
 }
 
 export function registerApprovalLinks(app: FastifyInstance, services: Services, logger: Logger): void {
@@ -61,15 +80,17 @@ export function registerApprovalLinks(app: FastifyInstance, services: Services, 
 
   // Encapsulated, so the body parser and the error pages are these two routes' own.
   void app.register(async (scope) => {
-    // A browser's form POST says application/x-www-form-urlencoded; the button sends no field, and
-    // whatever a browser adds is not read.
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+    // A browser's form POST says application/x-www-form-urlencoded: the button sends no field, or
+    // for a question with options the `answer` picked; nothing else is read.
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body: string, done) => {
+      done(null, { answer: new URLSearchParams(body).get('answer') ?? undefined });
+    });
     scope.setErrorHandler((error: FastifyError, request, reply) => {
       const known = toAppError(error);
       if (!known) logger.error({ err: error, method: request.method, url: '/api/approvals/links/:token' }, 'decision link failed');
       const status = known?.status ?? 500;
       const message = known?.message ?? 'Something went wrong inside Steward; its log has the details. The request is still waiting: try the link again, or decide in the app.';
-      return page(reply, status, 'This link could not decide', `<p>${escape(message)}</p>`);
+      return linkErrorPage(reply, status, message);
     });
 
     scope.get<{ Params: { token: string } }>(path, async (request, reply) => {
@@ -77,15 +98,18 @@ export function registerApprovalLinks(app: FastifyInstance, services: Services, 
       if (!found) return unknown(reply);
       const { record, decision } = found;
       if (record.status !== 'pending') return decided(reply, record, now());
-      const button = decision === 'allow' ? '<button class="allow" type="submit">Allow</button>' : '<button class="deny" type="submit">Deny</button>';
-      return page(reply, 200, record.title, `${details(record, now())}<form method="post">${button}</form>`);
+      return page(reply, 200, record.title, `${details(record, now())}${decisionForm(record, decision)}`);
     });
 
-    scope.post<{ Params: { token: string } }>(path, async (request, reply) => {
+    scope.post<{ Params: { token: string }; Body: { answer?: string } | undefined }>(path, async (request, reply) => {
       const found = services.approvals.byLink(request.params.token);
       if (!found) return unknown(reply);
       if (found.record.status !== 'pending') return decided(reply, found.record, now());
-      const result = services.approvals.decideByLink(request.params.token)!;
+      const answer = request.body?.answer;
+      if (found.decision === 'allow' && found.record.detail.options && (answer === undefined || !found.record.detail.options.includes(answer))) {
+        return page(reply, 400, found.record.title, `<p>Pick one of the options the agent offered.</p>${details(found.record, now())}${decisionForm(found.record, 'allow')}`);
+      }
+      const result = services.approvals.decideByLink(request.params.token, answer)!;
       // A decision elsewhere a moment before this one shows as the 410 page.
       if (result.record.decidedBy !== 'link') return decided(reply, result.record, now());
       const { record } = result;

@@ -5,7 +5,7 @@
 import type { Approval, ChannelKind } from '../../../shared/contract';
 import { oneLine } from '../../../shared/format';
 import { describeWait } from './approval-records';
-import { type NotificationRequest, headerText, slackEscape } from './notification-message';
+import { type NotificationRequest, discordEscape, headerText, slackEscape } from './notification-message';
 
 export interface ApprovalAlert {
   approval: Approval & { links: NonNullable<Approval['links']> };
@@ -67,7 +67,7 @@ function approvalMessage(kind: ChannelKind, alert: ApprovalAlert): NotificationR
     case 'slack':
       return json({ text: [`*${slackEscape(approvalTitle(alert))}*`, ...request(alert).map(slackEscape), `<${links.allow}|Allow> · <${links.deny}|Deny> · <${alert.url}|Open run>`].join('\n') });
     case 'discord':
-      return json({ content: [`**${approvalTitle(alert)}**`, ...request(alert), `Allow: ${links.allow}`, `Deny: ${links.deny}`, alert.url].join('\n'), allowed_mentions: { parse: [] } });
+      return json({ content: [`**${discordEscape(approvalTitle(alert))}**`, ...request(alert).map(discordEscape), `Allow: ${links.allow}`, `Deny: ${links.deny}`, alert.url].join('\n'), allowed_mentions: { parse: [] } });
   }
 }
 
@@ -81,7 +81,7 @@ function noticeMessage(kind: ChannelKind, alert: NoticeAlert): NotificationReque
     case 'slack':
       return json({ text: `*${slackEscape(title)}*\n${slackEscape(body)}\n<${url}|Open Steward>` });
     case 'discord':
-      return json({ content: `**${title}**\n${body}\n${url}`, allowed_mentions: { parse: [] } });
+      return json({ content: `**${discordEscape(title)}**\n${discordEscape(body)}\n${url}`, allowed_mentions: { parse: [] } });
   }
 }
 

@@ -136,28 +136,40 @@ export function createApprovalsService(context: ServiceContext, deps: { runsQueu
     get: (id: string, caller?: Caller): Approval => present(find(id), caller),
 
     decide(id: string, decision: Decision, by: Decider, caller?: Caller): Approval {
+      expireOverdue();
       const record = find(id);
       assertPending(record);
       if (decision.answer !== undefined && decision.decision === 'deny') throw new AppError('invalid_field', 'An answer goes with allow; give a note to say why you deny.', { field: 'answer' });
       return present(conclude(id, { status: decision.decision === 'allow' ? 'allowed' : 'denied', decidedBy: by, answer: decision.answer, note: decision.note }), caller);
     },
 
-    /** Decides by a link's token: its own decision (allow or deny); 410 material for one used or expired. */
-    decideByLink(token: string): { record: ApprovalRecord; decision: 'allow' | 'deny' } | undefined {
+    /**
+     * Decides by a link's token: its own decision (allow or deny; for a question with options, the
+     * option picked on the page); 410 material for one used or expired.
+     */
+    decideByLink(token: string, answer?: string): { record: ApprovalRecord; decision: 'allow' | 'deny' } | undefined {
+      expireOverdue();
       const record = store.approvals.byToken(token);
       if (!record) return undefined;
       const decision = token === record.allowToken ? 'allow' : 'deny';
       if (record.status !== 'pending') return { record, decision };
+      if (decision === 'allow' && record.detail.options && (answer === undefined || !record.detail.options.includes(answer))) {
+        throw new AppError('invalid_field', 'Pick one of the options the agent offered.', { field: 'answer' });
+      }
       try {
-        return { record: conclude(record.id, { status: decision === 'allow' ? 'allowed' : 'denied', decidedBy: 'link' }), decision };
+        return { record: conclude(record.id, { status: decision === 'allow' ? 'allowed' : 'denied', decidedBy: 'link', answer: decision === 'allow' ? answer : undefined }), decision };
       } catch (error) {
         // Decided elsewhere a moment before: what became of it.
         if (error instanceof AppError && (error.code === 'already_decided' || error.code === 'expired')) return { record: find(record.id), decision };
         throw error;
       }
     },
-    /** The approval a link belongs to, for its confirmation page (a GET never decides). */
+    /**
+     * The approval a link belongs to, for its confirmation page (a GET never decides). Overdue ones
+     * expire first: a link opened past its time (a laptop that slept through the timer) no longer decides.
+     */
     byLink: (token: string): { record: ApprovalRecord; decision: 'allow' | 'deny' } | undefined => {
+      expireOverdue();
       const record = store.approvals.byToken(token);
       return record && { record, decision: token === record.allowToken ? 'allow' : 'deny' };
     },

@@ -77,6 +77,13 @@ function ntfyMessage(notice: RunNotice): NotificationRequest {
 
 export const slackEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
+/**
+ * Discord's markdown, made literal: text a sender or an agent wrote (a payload, a question, an
+ * error) cannot make a masked link such as `[Deny (safe)](https://…)`, a heading or a quote that
+ * passes for Steward's own lines.
+ */
+export const discordEscape = (text: string) => text.replace(/[\\*_~`|[\]]/g, '\\$&').replace(/^(\s*)([#>-])/gm, '$1\\$2');
+
 function slackMessage(notice: RunNotice): NotificationRequest {
   const error = cutError(notice.error);
   const lines = [`*${slackEscape(headline(notice))}*`, slackEscape(details(notice)), ...summaryLines(notice).map(slackEscape), ...(error ? [`> ${slackEscape(error)}`] : []), `<${notice.url}|Open ${notice.runId ? 'run' : 'Steward'}>`];
@@ -85,7 +92,7 @@ function slackMessage(notice: RunNotice): NotificationRequest {
 
 function discordMessage(notice: RunNotice): NotificationRequest {
   const error = cutError(notice.error);
-  const lines = [`**${headline(notice)}**`, details(notice), ...summaryLines(notice), ...(error ? [`> ${error}`] : []), notice.url];
+  const lines = [`**${discordEscape(headline(notice))}**`, discordEscape(details(notice)), ...summaryLines(notice).map(discordEscape), ...(error ? [`> ${discordEscape(error)}`] : []), notice.url];
   // No @everyone or role pings, whatever an error message says.
   return { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ content: lines.join('\n'), allowed_mentions: { parse: [] } }) };
 }
