@@ -28,7 +28,12 @@ export interface RunsSlice {
   upsertRun: (run: Run) => void;
 }
 
-const progress = (run: Run) => (run.status === 'queued' ? 0 : run.status === 'running' ? 1 : 2);
+/**
+ * How far a run has got, so an older copy (a list fetched before a live event) never replaces a
+ * newer one: not started (queued, or waiting before it starts), started (running, or waiting for a
+ * person mid-run), ended. Within a stage the latest copy wins: waiting goes back to queued or running.
+ */
+const progress = (run: Run) => (['queued', 'waiting', 'running'].includes(run.status) ? (run.startedAt ? 1 : 0) : 2);
 const pageSize = 1000;
 
 type Page = { messages: Message[]; hasMore: boolean };
