@@ -2,6 +2,7 @@
 // their key), each connection's state as its follower last found it, their instances shown as
 // instances here, and the calls forwarded to them. The key is read from the secret box only to
 // make a request: it is never returned, logged or put in a message.
+import { runProgress } from '../../../shared/run-progress';
 import { type Instance, type LiveEvent, type Operation, type Remote, type RemoteCheck, type Run, contractVersion } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { RawInput } from '../dispatch';
@@ -127,8 +128,8 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
   function remember(remoteId: string, runs: Run[]): void {
     const kept = recent.get(remoteId) ?? new Map<string, Run>();
     recent.set(remoteId, kept);
-    // A run only moves forward (queued, waiting, running, ended): an older word about it never wins.
-    const stage = (run: Run | undefined) => (run === undefined ? -1 : run.status === 'queued' ? 0 : run.status === 'waiting' ? 1 : run.status === 'running' ? 2 : 3);
+    // An older word about a run never wins (run-progress.ts).
+    const stage = (run: Run | undefined) => (run === undefined ? -1 : runProgress(run));
     for (const run of runs) if (stage(run) >= stage(kept.get(run.id))) kept.set(run.id, run);
     const ids = [...kept.keys()].sort();
     for (const id of ids.slice(0, Math.max(0, ids.length - recentKept))) kept.delete(id);

@@ -3,6 +3,7 @@
 // prompts (a new chat or one continued) and re-runs; live updates upsert.
 import type { Message, Run, RunQueue } from '../../../../shared/contract';
 import type { Slice } from '../../store';
+import { runProgress } from '../../../../shared/run-progress';
 
 export interface RunsSlice {
   runs: Run[];
@@ -28,12 +29,6 @@ export interface RunsSlice {
   upsertRun: (run: Run) => void;
 }
 
-/**
- * How far a run has got, so an older copy (a list fetched before a live event) never replaces a
- * newer one: not started (queued, or waiting before it starts), started (running, or waiting for a
- * person mid-run), ended. Within a stage the latest copy wins: waiting goes back to queued or running.
- */
-const progress = (run: Run) => (['queued', 'waiting', 'running'].includes(run.status) ? (run.startedAt ? 1 : 0) : 2);
 const pageSize = 1000;
 
 type Page = { messages: Message[]; hasMore: boolean };
@@ -125,7 +120,7 @@ export const runsSlice: Slice<RunsSlice> = (set, get) => {
     upsertRun(run) {
       // Whichever of an answer and a live event arrives last, the run never goes back a step.
       const known = get().runs.find((each) => each.id === run.id);
-      if (known && progress(known) > progress(run)) return;
+      if (known && runProgress(known) > runProgress(run)) return;
       const others = get().runs.filter((each) => each.id !== run.id);
       set({ runs: [run, ...others].sort((a, b) => b.id.localeCompare(a.id)).slice(0, 500) });
     },
