@@ -11,6 +11,8 @@ const acronyms: Record<string, string> = { id: 'ID', ids: 'IDs', url: 'URL', url
 export function fieldLabel(path: readonly PropertyKey[]): string {
   const parts = path.map((segment) => {
     if (typeof segment === 'number') return `, entry ${segment + 1}`;
+    // A key a person chose (an environment variable's name, a header) is said as it is, quoted.
+    if (!/^[a-z][a-zA-Z]*$/.test(String(segment))) return ` "${String(segment)}"`;
     const words = String(segment)
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
       .replace(/[_-]+/g, ' ')

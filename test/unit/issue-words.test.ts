@@ -23,6 +23,8 @@ describe('a field path in words', () => {
     expect(fieldLabel(['sandbox', 'network', 1])).toBe('Sandbox network, entry 2');
     expect(fieldLabel(['instanceId'])).toBe('Instance ID');
     expect(fieldLabel(['budget', 'usdPerDay'])).toBe('Budget USD per day');
+    expect(fieldLabel(['agent', 'env', '1BAD'])).toBe('Agent env "1BAD"');
+    expect(fieldLabel(['headers', 'X-Api_Key'])).toBe('Headers "X-Api_Key"');
   });
 });
 
