@@ -155,7 +155,8 @@ describe('retention', () => {
     t.core.services.deliveries.trim();
     const kept = (await list(webhook)).deliveries;
     expect(await Promise.all(kept.map(async (d) => (await getDelivery(d.id)).body))).toEqual(['{"event":5}', '{"event":4}', '{"event":3}', '{"event":2}']);
-    clock.advance(8 * 24 * 3_600_000);
+    // Eight days on at once (ticking the scheduler through every minute of them is not the point).
+    clock.jumpTo(new Date(clock.now().getTime() + 8 * 24 * 3_600_000));
     t.core.services.deliveries.trim();
     expect((await list(webhook)).deliveries).toEqual([]);
   });

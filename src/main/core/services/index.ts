@@ -105,7 +105,7 @@ export function createServices(context: ServiceContext) {
   };
   const activity = createActivityService(context, directory, () => deliveryLog.trim());
   const live = createLiveEvents(context, activity, directory);
-  const keyWatch = createKeyWatch({ ids: () => apiKeys.list().map((key) => key.id), clock: context.clock, announce: (id) => live.publish({ type: 'changed', resource: 'apiKey', id }) });
+  const keyWatch = createKeyWatch({ ids: () => apiKeys.list().map((key) => key.id), announce: (id) => live.publish({ type: 'changed', resource: 'apiKey', id }) });
   const triggers = createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, deliveryLog, runsQueued);
   const dispatcher = createNotificationDispatcher({ store, logger: context.logger, box, revealSecret, now: context.now, timing: context.notificationTiming ?? defaultNotificationTiming });
   const notifier = createRunNotifier(context, dispatcher, {
