@@ -195,7 +195,7 @@ describe('MCP servers of the built-in agent', () => {
       expect(response.body.error, JSON.stringify(body)).toMatchObject({ code: expect.stringMatching(/^invalid_field|unknown_field$/), field });
     }
     const duplicate = await t.api('PATCH', '/api/settings', { mcpServers: [everything, everything] });
-    expect(duplicate.body.error.message).toBe('mcpServers.1.name is used by another server in the list: "everything".');
+    expect(duplicate.body.error.message).toBe('MCP servers, entry 2 name is used by another server in the list: "everything".');
     expect((await t.api('GET', '/api/settings')).body.settings.mcpServers).toEqual([]);
   });
 });
