@@ -46,7 +46,7 @@ afterAll(async () => {
 describe.skipIf(skip)('the web UI', () => {
   it('opens with the one-time login link, which then stops working', async () => {
     await page.goto(loginLink);
-    await expect.poll(() => page.getByRole('heading', { name: 'Activity' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Activity' }).isVisible(), { timeout: 10_000 }).toBe(true);
     await shot('activity-empty');
     const reused = await fetch(loginLink, { redirect: 'manual' });
     expect(reused.status).toBe(401);
