@@ -100,8 +100,8 @@ async function spills(): Promise<string[]> {
       getBoundingClientRect(): Rect; scrollWidth: number; clientWidth: number; textContent: string | null; tagName: string;
       parentElement: El | null; closest(selector: string): El | null; querySelectorAll(selector: string): Iterable<El>; children: Iterable<El>;
     };
-    type Doc = { querySelectorAll(selector: string): Iterable<El>; createRange(): { selectNodeContents(node: unknown): void; setStart(node: unknown, at: number): void; setEnd(node: unknown, at: number): void; getClientRects(): { length: number } }; createTreeWalker(root: El, what: number): { nextNode(): { textContent: string | null } | null } };
-    const { document, getComputedStyle, innerWidth } = globalThis as unknown as { document: Doc; getComputedStyle(element: El): { overflowX: string; textTransform: string; display: string; visibility: string }; innerWidth: number };
+    type Doc = { querySelectorAll(selector: string): Iterable<El>; createRange(): { setStart(node: unknown, at: number): void; setEnd(node: unknown, at: number): void; getClientRects(): { length: number } }; createTreeWalker(root: El, what: number): { nextNode(): { textContent: string | null } | null } };
+    const { document, getComputedStyle, innerWidth } = globalThis as unknown as { document: Doc; getComputedStyle: (element: El) => { overflowX: string; textTransform: string }; innerWidth: number };
     const found: string[] = [];
     const text = (element: El) => (element.textContent ?? '').trim().slice(0, 40);
     const shown = (element: El) => { const box = element.getBoundingClientRect(); return box.width > 0 && box.height > 0 && !element.closest('.visually-hidden'); };
@@ -261,6 +261,11 @@ describe.skipIf(skip)('layout at a phone and a desktop width', () => {
     await expect.poll(() => onboarding.getByText(/^Not ready:/).isVisible(), { timeout: 15_000 }).toBe(true);
     await check('onboarding-not-ready', 390, found);
     expect(found).toEqual({});
+    // Steward's agent back to one that runs, so the chat header shows its status and image tag.
+    const { instances } = await api<{ instances: { id: string; name: string }[] }>('GET', '/api/instances');
+    const steward = instances.find((instance) => instance.name === 'Steward')!;
+    await api('PATCH', `/api/instances/${steward.id}`, { agent: { provider: 'command', preset: 'custom', command: 'cat' } });
+    await until(async () => (await api<{ instance: { status: string } }>('GET', `/api/instances/${steward.id}`)).instance.status === 'running', 'Steward runs again');
   }, 60_000);
 
   it('seeds runs of every source', async () => {
