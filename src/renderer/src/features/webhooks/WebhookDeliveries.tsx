@@ -54,7 +54,8 @@ function BodyViewer({ delivery, onClose }: { delivery: Delivery; onClose: () => 
   // It opens below the whole list, often off screen: brought into view and focused, or a click on
   // View would seem to do nothing.
   useEffect(() => {
-    box.current?.scrollIntoView({ block: 'nearest' });
+    // (A DOM without layout, as in the renderer's tests, has no scrollIntoView.)
+    if (typeof box.current?.scrollIntoView === 'function') box.current.scrollIntoView({ block: 'nearest' });
     box.current?.focus({ preventScroll: true });
   }, [delivery.id]);
   return (
