@@ -5,7 +5,11 @@
 // 150 characters without a space (a secret's name: 100, its limit). Real Chromium reaches each
 // view by clicking the navigation (the menu at 390 px) and the buttons that open the editors.
 // The navigation fits one row at 390 px, Escape returns focus to what opened a form, the skip link
-// comes first, and the agent form gets the width it needs. Screenshots of each view go to
+// comes first, and the agent form gets the width it needs. Nothing spills out of its own box: no
+// button's label past the button, nothing past its card's edge, the Agenda's headings and names in
+// their columns, the chat header's name, status and image tag whole and apart, a toast and its
+// Dismiss (at least 24 px) in the window; ordinary words are never broken mid-word in a table, the
+// runs list's links are tall enough to tap, and View of a delivery shows its viewer on screen. Screenshots of each view go to
 // test-artifacts/, and with UPDATE_SCREENSHOTS=1 (`npm run docs:screenshots`) to docs/screenshots/.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -88,6 +92,83 @@ async function overflow(): Promise<{ by: number; culprits: string[] }> {
   });
 }
 
+/** What spills out of its own box on the page as it is now, each in words (empty: nothing). */
+async function spills(): Promise<string[]> {
+  return page.evaluate(() => {
+    type Rect = { left: number; right: number; top: number; bottom: number; width: number; height: number };
+    type El = {
+      getBoundingClientRect(): Rect; scrollWidth: number; clientWidth: number; textContent: string | null; tagName: string;
+      parentElement: El | null; closest(selector: string): El | null; querySelectorAll(selector: string): Iterable<El>; children: Iterable<El>;
+    };
+    type Doc = { querySelectorAll(selector: string): Iterable<El>; createRange(): { setStart(node: unknown, at: number): void; setEnd(node: unknown, at: number): void; getClientRects(): { length: number } }; createTreeWalker(root: El, what: number): { nextNode(): { textContent: string | null } | null } };
+    const { document, getComputedStyle, innerWidth } = globalThis as unknown as { document: Doc; getComputedStyle: (element: El) => { overflowX: string; textTransform: string }; innerWidth: number };
+    const found: string[] = [];
+    const text = (element: El) => (element.textContent ?? '').trim().slice(0, 40);
+    const shown = (element: El) => { const box = element.getBoundingClientRect(); return box.width > 0 && box.height > 0 && !element.closest('.visually-hidden'); };
+    for (const button of document.querySelectorAll('main button')) {
+      if (shown(button) && button.scrollWidth > button.clientWidth + 1) found.push(`a button's label spills past it: "${text(button)}" (${button.scrollWidth} > ${button.clientWidth} px)`);
+    }
+    for (const card of document.querySelectorAll('main .card')) {
+      // Text past the card's edge (a long word in a line of words) shows in its scroll width.
+      if (shown(card) && card.scrollWidth > card.clientWidth + 1) found.push(`what a card holds runs past its edge: "${text(card)}" (${card.scrollWidth} > ${card.clientWidth} px)`);
+      const edge = card.getBoundingClientRect();
+      for (const inner of card.querySelectorAll('*')) {
+        if (!shown(inner)) continue;
+        const box = inner.getBoundingClientRect();
+        if (box.right <= edge.right + 1 && box.left >= edge.left - 1) continue;
+        // Inside a box that scrolls or cuts it, it is where it should be.
+        let clipped = false;
+        for (let up = inner.parentElement; up && up !== card; up = up.parentElement) if (getComputedStyle(up).overflowX !== 'visible') clipped = true;
+        if (!clipped) found.push(`${inner.tagName.toLowerCase()} runs past its card's edge by ${Math.round(box.right - edge.right)} px: "${text(inner)}"`);
+      }
+    }
+    for (const heading of document.querySelectorAll('table.agenda thead th')) {
+      if (heading.scrollWidth > heading.clientWidth + 1) found.push(`an Agenda heading runs into the next one: "${text(heading)}"`);
+    }
+    for (const name of document.querySelectorAll('table.agenda th[scope="row"] a')) {
+      const cell = name.closest('th')!.getBoundingClientRect();
+      if (name.getBoundingClientRect().right > cell.right + 1) found.push(`an Agenda name is drawn across the days: "${text(name)}"`);
+      if (getComputedStyle(name).textTransform !== 'none') found.push(`an Agenda name is not in its own case: "${text(name)}"`);
+    }
+    for (const head of document.querySelectorAll('.conversation-head')) {
+      const parts = [...head.children].filter(shown);
+      for (const part of parts) {
+        const isLongName = part.closest('.instance-name') && (part.textContent ?? '').length > 40;
+        if (!isLongName && part.scrollWidth > part.clientWidth + 1) found.push(`the chat header cuts "${text(part)}"`);
+      }
+      for (const [index, one] of parts.entries()) {
+        for (const other of parts.slice(index + 1)) {
+          const a = one.getBoundingClientRect();
+          const b = other.getBoundingClientRect();
+          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) found.push(`in the chat header "${text(one)}" overlaps "${text(other)}"`);
+        }
+      }
+    }
+    for (const button of document.querySelectorAll('.toast button')) {
+      const box = button.getBoundingClientRect();
+      if (box.right > innerWidth || box.left < 0) found.push(`a toast's Dismiss is off screen (${Math.round(box.left)}–${Math.round(box.right)} px)`);
+      if (box.width < 24 || box.height < 24) found.push(`a toast's Dismiss is ${Math.round(box.width)}×${Math.round(box.height)} px`);
+    }
+    // A word of a table cell drawn on two lines: an ordinary word broken (names may be).
+    for (const cell of document.querySelectorAll('main td:not(:first-child)')) {
+      if (!shown(cell) || cell.closest('.cut')) continue;
+      const walker = document.createTreeWalker(cell, 4);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const value = node.textContent ?? '';
+        // Words between spaces, their punctuation aside; a long unbroken string may break anywhere.
+        for (const match of value.matchAll(/(?<=^|\s)[(]?([A-Za-z]{2,20})[),.:;]?(?=\s|$)/g)) {
+          const range = document.createRange();
+          const start = match.index + match[0].indexOf(match[1]);
+          range.setStart(node, start);
+          range.setEnd(node, start + match[1].length);
+          if (range.getClientRects().length > 1) found.push(`a table breaks the word "${match[1]}" mid-word`);
+        }
+      }
+    }
+    return [...new Set(found)].slice(0, 12);
+  });
+}
+
 async function settled(heading: string | RegExp): Promise<void> {
   await expect.poll(() => page.getByRole('heading', { name: heading, level: 2 }).first().isVisible(), { timeout: 15_000 }).toBe(true);
   await page.waitForLoadState('networkidle');
@@ -99,7 +180,8 @@ async function check(view: string, width: number, found: Record<string, { by: nu
   await page.screenshot({ path: file, fullPage: true });
   if (updateDocs) fs.copyFileSync(file, path.join(docs, `${view}-${width}.png`));
   const result = await overflow();
-  if (result.by > 0) found[`${view} at ${width} px`] = result;
+  const spilled = await spills();
+  if (result.by > 0 || spilled.length > 0) found[`${view} at ${width} px`] = { ...result, culprits: [...result.culprits, ...spilled] };
 }
 
 const card = (name: string) => page.getByRole('article', { name, exact: true });
@@ -170,7 +252,20 @@ describe.skipIf(skip)('layout at a phone and a desktop width', () => {
       await settled('Welcome to Steward');
       await check('onboarding', width, found);
     }
+    // A command of 150 characters that is not on PATH: "Not ready: … was not found on PATH" wraps in the card.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const onboarding = page.getByRole('region', { name: 'Welcome to Steward' });
+    await onboarding.getByRole('radio', { name: 'Any command' }).check();
+    await onboarding.getByLabel('Command', { exact: true }).fill(longName('Command'));
+    await onboarding.getByRole('button', { name: 'Use this agent' }).click();
+    await expect.poll(() => onboarding.getByText(/^Not ready:/).isVisible(), { timeout: 15_000 }).toBe(true);
+    await check('onboarding-not-ready', 390, found);
     expect(found).toEqual({});
+    // Steward's agent back to one that runs, so the chat header shows its status and image tag.
+    const { instances } = await api<{ instances: { id: string; name: string }[] }>('GET', '/api/instances');
+    const steward = instances.find((instance) => instance.name === 'Steward')!;
+    await api('PATCH', `/api/instances/${steward.id}`, { agent: { provider: 'command', preset: 'custom', command: 'cat' } });
+    await until(async () => (await api<{ instance: { status: string } }>('GET', `/api/instances/${steward.id}`)).instance.status === 'running', 'Steward runs again');
   }, 60_000);
 
   it('seeds runs of every source', async () => {
@@ -220,6 +315,8 @@ describe.skipIf(skip)('layout at a phone and a desktop width', () => {
       await settled('Runs');
       await expect.poll(() => page.locator('table.runs tbody tr').count()).toBeGreaterThanOrEqual(4);
       await check('runs', width, found);
+      const runLink = (await page.locator('table.runs').getByRole('link').first().boundingBox())!;
+      expect.soft(runLink.height, "a run's link is tall enough to tap").toBeGreaterThanOrEqual(24);
       await page.locator('table.runs').getByRole('link').first().click();
       await settled('Run');
       await check('run', width, found);
@@ -235,15 +332,38 @@ describe.skipIf(skip)('layout at a phone and a desktop width', () => {
       // Escape closes the form and gives the focus back to the button that opened it.
       await page.keyboard.press('Escape');
       expect.soft(await focusReturnsTo(names.automation, 'Edit'), 'Escape gives the focus back to Edit').toBe(true);
+      // Saved: the toast names the automation, and wraps in the window with its Dismiss in reach.
+      await card(names.automation).getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('form', { name: `Edit ${names.automation}` }).getByRole('button', { name: 'Save' }).click();
+      const toast = page.getByTestId('toasts').getByText(`${names.automation} saved.`);
+      await expect.poll(() => toast.isVisible()).toBe(true);
+      await check('automation-saved-toast', width, found);
+      await page.getByTestId('toasts').getByRole('button', { name: 'Dismiss' }).first().click();
+      await expect.poll(() => toast.count()).toBe(0);
+      // Delete asks first, the question naming the automation inside its card.
+      await card(names.automation).getByRole('button', { name: 'Delete' }).click();
+      await expect.poll(() => card(names.automation).getByRole('button', { name: 'Keep it' }).isVisible()).toBe(true);
+      await check('automation-delete', width, found);
+      await card(names.automation).getByRole('button', { name: 'Keep it' }).click();
 
       await openSection(page, 'Webhooks');
       await settled('Webhooks');
       await expect.poll(() => page.getByRole('table', { name: `Deliveries of ${names.webhook}` }).isVisible()).toBe(true);
       await check('webhooks', width, found);
-      await card(names.webhook).getByRole('button', { name: /^View delivery/ }).first().click();
-      await expect.poll(() => page.getByRole('region', { name: /^Delivery / }).isVisible()).toBe(true);
+      // View opens the viewer where it is seen, focused; Escape gives the focus back to View.
+      const view = card(names.webhook).getByRole('button', { name: /^View delivery/ }).first();
+      expect.soft(await view.getAttribute('aria-expanded'), 'View says it is closed').toBe('false');
+      await view.click();
+      const viewer = page.getByRole('region', { name: /^Delivery / });
+      await expect.poll(() => viewer.isVisible()).toBe(true);
+      await expect.poll(() => viewer.evaluate((element) => element === element.ownerDocument.activeElement), { message: 'the viewer has the focus' }).toBe(true);
+      const seen = (await viewer.boundingBox())!;
+      expect.soft(seen.y, 'the viewer starts in the window').toBeLessThan(width === 390 ? 844 : 800);
+      expect.soft(seen.y + Math.min(seen.height, 100), 'the viewer starts in the window').toBeGreaterThan(0);
+      expect.soft(await view.getAttribute('aria-expanded'), 'View says it is open').toBe('true');
       await check('webhook-delivery', width, found);
       await page.keyboard.press('Escape');
+      await expect.poll(() => view.evaluate((element) => element === element.ownerDocument.activeElement), { message: 'Escape gives the focus back to View' }).toBe(true);
       await card(names.webhook).getByRole('button', { name: 'Edit' }).click();
       await expect.poll(() => page.getByRole('form', { name: `Edit ${names.webhook}` }).isVisible()).toBe(true);
       await check('webhook-editor', width, found);
@@ -262,8 +382,8 @@ describe.skipIf(skip)('layout at a phone and a desktop width', () => {
       await page.keyboard.press('Escape');
       expect.soft(await focusReturnsTo(names.instance, 'Edit agent'), 'Escape gives the focus back to Edit agent').toBe(true);
 
-      if (Object.keys(found).length > 0) console.log(`sideways scroll at ${width} px:\n${JSON.stringify(found, null, 2)}`);
-      expect(Object.keys(found), 'views that scroll sideways').toEqual([]);
+      if (Object.keys(found).length > 0) console.log(`sideways scroll or spills at ${width} px:\n${JSON.stringify(found, null, 2)}`);
+      expect(Object.keys(found), 'views that scroll sideways or spill out of a box').toEqual([]);
     }, 180_000);
   }
 

@@ -39,10 +39,21 @@ describe('deliveries in the UI', () => {
     // The instance is stopped: accepted, and its run still queued.
     expect(acceptedRow.textContent).toContain('queued');
 
-    fireEvent.click(within(acceptedRow).getByRole('button', { name: /^View delivery/ }));
+    const view = within(acceptedRow).getByRole('button', { name: /^View delivery/ });
+    expect(view.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(view);
     const body = await screen.findByLabelText('Request body');
     expect(body.textContent).toBe(JSON.stringify({ conclusion: 'failure', run: 7 }, null, 2));
     expect(screen.getByLabelText('Request headers').textContent).toContain('content-type: application/json');
+    // The viewer has the focus, View says it is open; Close gives the focus back to View.
+    const viewer = screen.getByRole('region', { name: /^Delivery / });
+    await waitFor(() => expect(document.activeElement).toBe(viewer));
+    expect(view.getAttribute('aria-expanded')).toBe('true');
+    expect(view.getAttribute('aria-controls')).toBe(viewer.id);
+    fireEvent.click(within(viewer).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByLabelText('Request body')).toBeNull());
+    expect(document.activeElement).toBe(view);
+    expect(view.getAttribute('aria-expanded')).toBe('false');
 
     fireEvent.click(within(acceptedRow).getByRole('button', { name: /^Replay delivery/ }));
     // A loaded machine (two cores, the browser suites alongside) can take longer than waitFor's default second.

@@ -64,7 +64,7 @@ export function ConfirmButton(props: { label: string; question: string; confirm:
   if (!asking) return <button className={props.danger ? 'danger' : undefined} onClick={() => setAsking(true)}>{props.label}</button>;
   return (
     <span className="row" role="group" aria-label={props.question}>
-      <span>{props.question}</span>
+      <span className="confirm-question">{props.question}</span>
       <button className={props.danger ? 'danger' : 'primary'} onClick={() => { setAsking(false); props.onConfirm(); }}>{props.confirm}</button>
       <button onClick={() => setAsking(false)}>Keep it</button>
     </span>

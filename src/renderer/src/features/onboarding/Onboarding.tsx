@@ -153,7 +153,7 @@ export function Onboarding({ onStarted }: { onStarted: () => void }) {
           <span className="hint">Now: <span className="mono">{describeAgent(steward.agent)}</span></span>
           {applied && <Badge status={steward.status} />}
         </div>
-        <div role="status" aria-label={`${steward.name} status`}>
+        <div role="status" className="agent-status" aria-label={`${steward.name} status`}>
           {steward.status === 'running' && <span className="ok">Ready: <code>{steward.imageTag}</code></span>}
           {steward.status === 'provisioning' && <span className="hint">Checking the agent…</span>}
           {steward.status === 'error' && (

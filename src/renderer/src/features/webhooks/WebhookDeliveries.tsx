@@ -44,11 +44,22 @@ function readable(delivery: Delivery): string {
   }
 }
 
+/** The viewer's id, for its View button's aria-controls. */
+const viewerId = (webhookId: string) => `delivery-viewer-${webhookId}`;
+
 function BodyViewer({ delivery, onClose }: { delivery: Delivery; onClose: () => void }) {
   useEscape(true, onClose);
   const [raw, setRaw] = useState(false);
+  const box = useRef<HTMLElement>(null);
+  // It opens below the whole list, often off screen: brought into view and focused, or a click on
+  // View would seem to do nothing.
+  useEffect(() => {
+    // (A DOM without layout, as in the renderer's tests, has no scrollIntoView.)
+    if (typeof box.current?.scrollIntoView === 'function') box.current.scrollIntoView({ block: 'nearest' });
+    box.current?.focus({ preventScroll: true });
+  }, [delivery.id]);
   return (
-    <section className="card" aria-label={`Delivery ${delivery.id}`}>
+    <section ref={box} id={viewerId(delivery.webhookId)} className="card delivery-viewer" aria-label={`Delivery ${delivery.id}`} tabIndex={-1}>
       <div className="bar">
         <strong>{delivery.method} · {delivery.status} · {formatTime(delivery.receivedAt)}</strong>
         <span className="spacer" />
@@ -85,7 +96,7 @@ function ReplayQuestion({ delivery, onReplay, onCancel }: { delivery: DeliverySu
 
 const runLinkText = (delivery: DeliverySummary) => (delivery.outcome === 'duplicate' ? 'Original run' : 'Open run');
 
-function Row({ delivery, busy, onView, onReplay }: { delivery: DeliverySummary; busy: boolean; onView: () => void; onReplay: (force: boolean) => void }) {
+function Row({ delivery, busy, viewing, onView, onReplay }: { delivery: DeliverySummary; busy: boolean; viewing: boolean; onView: (button: HTMLButtonElement) => void; onReplay: (force: boolean) => void }) {
   const { deliveryRuns } = useApp();
   const [asking, setAsking] = useState(false);
   const said = verdict(delivery);
@@ -108,7 +119,7 @@ function Row({ delivery, busy, onView, onReplay }: { delivery: DeliverySummary; 
         ) : delivery.runId ? <span className="hint">run removed</span> : <span className="hint">no run</span>}
       </td>
       <td className="actions">
-        <button aria-label={`View delivery ${delivery.id}`} onClick={onView}>View</button>
+        <button aria-label={`View delivery ${delivery.id}`} aria-expanded={viewing} aria-controls={viewing ? viewerId(delivery.webhookId) : undefined} onClick={(event) => onView(event.currentTarget)}>View</button>
         <button aria-label={`Replay delivery ${delivery.id}`} disabled={!delivery.replayable || busy} title={replayTitle} onClick={() => (delivery.outcome === 'refused' ? setAsking(true) : onReplay(false))}>Replay</button>
         {asking && <ReplayQuestion delivery={delivery} onCancel={() => setAsking(false)} onReplay={() => { setAsking(false); onReplay(true); }} />}
       </td>
@@ -131,6 +142,12 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
     if (outcome) setNote(outcome.run ? `Replayed: run ${outcome.run.id} is ${outcome.run.status}.` : `Replayed, and skipped by the filter: ${outcome.reason ?? ''}`);
   };
   const shown = openDelivery?.webhookId === webhook.id ? openDelivery : null;
+  // The View button that opened the viewer gets the focus back when it closes (Close or Escape).
+  const opener = useRef<HTMLButtonElement | null>(null);
+  const close = () => {
+    void showDelivery(null);
+    opener.current?.focus();
+  };
 
   return (
     <>
@@ -158,7 +175,13 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
                 key={delivery.id}
                 delivery={delivery}
                 busy={action.busy}
-                onView={() => void action.run(() => showDelivery(delivery.id))}
+                viewing={shown?.id === delivery.id}
+                onView={(button) => {
+                  opener.current = button;
+                  // View of the delivery shown closes it, as its aria-expanded says.
+                  if (shown?.id === delivery.id) close();
+                  else void action.run(() => showDelivery(delivery.id));
+                }}
                 onReplay={(force) => void replay(delivery, force)}
               />
             ))}
@@ -166,7 +189,7 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
         </table>
       )}
       {page?.nextBefore && <button onClick={() => void action.run(() => loadDeliveries(webhook.id, true))}>Older deliveries</button>}
-      {shown && <BodyViewer delivery={shown} onClose={() => void showDelivery(null)} />}
+      {shown && <BodyViewer delivery={shown} onClose={close} />}
     </>
   );
 }
