@@ -1,5 +1,6 @@
 // deliveries table <-> delivery records: every request to a known webhook, newest first by id.
 import type Database from 'better-sqlite3';
+import type { CommitHooks } from '../commit-hooks';
 import type { DeliveryOutcomeName, RunStatus, deliveryOrigins } from '../../../../shared/contract';
 
 export interface DeliveryRecord {
@@ -77,7 +78,7 @@ function toSummary(row: SummaryRow): DeliverySummaryRecord {
   };
 }
 
-export function createDeliveriesRepository(db: Database.Database) {
+export function createDeliveriesRepository(db: Database.Database, hooks: CommitHooks) {
   const insert = db.prepare(`INSERT INTO deliveries (id, webhook_id, received_at, origin, replay_of, method, content_type, status, outcome, error_code, message, run_id, headers, query, body, body_bytes)
     VALUES (@id, @webhookId, @receivedAt, @origin, @replayOf, @method, @contentType, @status, @outcome, @errorCode, @message, @runId, @headers, @query, @body, @bodyBytes)`);
   const page = db.prepare<[string, string, number], SummaryRow>(`SELECT ${summaryColumns} FROM ${withRun} WHERE d.webhook_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?`);
@@ -92,6 +93,8 @@ export function createDeliveriesRepository(db: Database.Database) {
   return {
     insert(record: DeliveryRecord): void {
       insert.run({ ...record, headers: JSON.stringify(record.headers), query: JSON.stringify(record.query) });
+      // Refused and duplicate requests start no run: this is how the open list hears of them.
+      if (hooks.wanted) hooks.announce({ type: 'changed', resource: 'delivery', id: record.webhookId });
     },
     /** Newest first; `before` (an id) pages on to older ones. */
     page(webhookId: string, before: string | undefined, limit: number): DeliverySummaryRecord[] {
