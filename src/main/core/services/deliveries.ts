@@ -24,7 +24,9 @@ function bodyText(body: Buffer | null): { body: string | null; bodyEncoding: 'ut
 }
 
 function summary({ runStatus, runError, ...record }: DeliverySummaryRecord): DeliverySummary {
-  const run = record.runId !== null && runStatus !== null ? { id: record.runId, status: runStatus, why: cancelledWhy(runStatus, runError) } : null;
+  const why = runStatus === null ? null : cancelledWhy(runStatus, runError);
+  // `why` only where there is one: a cancelled run's.
+  const run = record.runId !== null && runStatus !== null ? { id: record.runId, status: runStatus, ...(why ? { why } : {}) } : null;
   return { ...record, run, replayable: record.bodyBytes !== null };
 }
 
