@@ -73,7 +73,7 @@ describe('a run that waits before it starts', () => {
     const denied = await gatedWebhook(t, 600);
     const [first] = await pending(t);
     await t.api('POST', `/api/approvals/${first.id}/decision`, { decision: 'deny', note: 'not on a Friday' });
-    expect(await runOf(t, denied.runId)).toMatchObject({ status: 'cancelled', error: 'Not started: denied by api (not on a Friday).', startedAt: null });
+    expect(await runOf(t, denied.runId)).toMatchObject({ status: 'cancelled', error: 'Not started: denied through the API (not on a Friday).', startedAt: null });
 
     const late = await request(denied.webhook.triggerUrl, { method: 'POST', body: 'v3', headers: { 'content-type': 'text/plain' } });
     const [second] = await pending(t);

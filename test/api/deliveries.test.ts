@@ -114,8 +114,8 @@ describe('what Steward did, apart from how the run went', () => {
     await t.api('POST', `/api/runs/${original.body.run.id}/cancel`);
     const { deliveries } = await list(webhook);
     expect(deliveries.map((d) => [d.outcome, d.run])).toEqual([
-      ['duplicate', { id: original.body.run.id, status: 'cancelled' }],
-      ['accepted', { id: original.body.run.id, status: 'cancelled' }],
+      ['duplicate', { id: original.body.run.id, status: 'cancelled', why: 'before it started' }],
+      ['accepted', { id: original.body.run.id, status: 'cancelled', why: 'before it started' }],
     ]);
   });
 

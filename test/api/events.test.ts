@@ -133,6 +133,28 @@ describe('GET /api/events', () => {
     byQuery.close();
   });
 
+  it('announces a webhook\'s deliveries, refused ones too, a few a second however many arrive', async () => {
+    const stream = connect();
+    await stream.opened;
+    const webhook = (await t.api('POST', '/api/webhooks', { name: 'Flooded', sender: 'github', signature: { secret: 'flood-secret' } })).body.webhook;
+    const deliveries = () => stream.events.filter((event) => event.event === 'changed' && JSON.parse(event.data).resource === 'delivery');
+    const started = Date.now();
+    const refused = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        fetch(`${t.url}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00', 'x-github-delivery': `bad-${index}` }, body: '{}' }).then((response) => response.status),
+      ),
+    );
+    const elapsedMs = Date.now() - started;
+    expect(new Set(refused)).toEqual(new Set([401]));
+    // The first at once, the rest folded into one at the end of each quarter second.
+    await stream.until(() => deliveries().length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(deliveries().map((event) => JSON.parse(event.data))).toContainEqual({ resource: 'delivery', id: webhook.id });
+    expect(deliveries().length).toBeLessThanOrEqual(Math.ceil((elapsedMs + 600) / 250) + 1);
+    expect(deliveries().length).toBeLessThan(60);
+    stream.close();
+  });
+
   it('a rolled-back write is never announced', async () => {
     const instance = (await t.api('POST', '/api/instances', { name: 'Rollback' })).body.instance;
     await t.core.services.instances.idle();

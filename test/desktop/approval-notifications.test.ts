@@ -65,7 +65,7 @@ describe('the desktop notification of an approval', () => {
     const second = await ask('v3');
     second.notification.act(1);
     expect(await until(() => approvalOf(t, second.approvalId), (approval) => approval.status !== 'pending', 'the decision')).toMatchObject({ status: 'denied', decidedBy: 'ui' });
-    expect(await runOf(t, second.runId)).toMatchObject({ status: 'cancelled', error: 'Not started: denied by ui.' });
+    expect(await runOf(t, second.runId)).toMatchObject({ status: 'cancelled', error: 'Not started: denied by you.' });
   });
 
   it('on Windows too; decided elsewhere, it is taken away', async () => {

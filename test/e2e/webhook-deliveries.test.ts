@@ -111,11 +111,17 @@ describe.skipIf(skip)('deliveries that tell the truth', () => {
     const acceptedRow = table.locator('tbody').getByRole('row').filter({ hasText: 'Accepted' }).filter({ hasNotText: 'duplicate' });
     // Its run is shown before it ends: queued, or already running.
     await expect.poll(async () => (await acceptedRow.getByRole('link').getAttribute('aria-label')) ?? '', { timeout: 10_000 }).toMatch(/: (queued|running)$/);
-    await card.getByRole('button', { name: 'Refresh' }).click();
+    // The duplicate starts no run: it too appears without Refresh.
     const duplicateRow = table.locator('tbody').getByRole('row').filter({ hasText: 'Accepted as a duplicate' });
     await expect.poll(() => duplicateRow.count()).toBe(1);
     expect(await duplicateRow.getByRole('link').textContent()).toBe('Original run');
     await page.screenshot({ path: path.join(artifacts, 'webhook-deliveries-live.png'), fullPage: true });
+
+    // A request refused for its signature, with the page open: its row appears without a click.
+    const refusedRows = table.locator('tbody').getByRole('row').filter({ hasText: 'Refused' });
+    const refusedBefore = await refusedRows.count();
+    expect(await trigger(webhook, '{"event":"deploy"}', { 'x-hub-signature-256': 'sha256=01', 'x-github-delivery': 'forged-2' })).toBe(401);
+    await expect.poll(() => refusedRows.count(), { timeout: 5_000 }).toBe(refusedBefore + 1);
 
     // No reload from here: the run's end reaches both rows through the live events.
     for (const row of [acceptedRow, duplicateRow]) {
@@ -129,7 +135,8 @@ describe.skipIf(skip)('deliveries that tell the truth', () => {
 
   it('replays the refused delivery only after a question naming why it was refused', async () => {
     const card = page.getByRole('article', { name: 'GitHub CI' });
-    const refusedRow = card.locator('tbody').getByRole('row').filter({ hasText: 'Refused' });
+    // Two were refused for their signature: the older one is replayed.
+    const refusedRow = card.locator('tbody').getByRole('row').filter({ hasText: 'Refused' }).last();
     const before = await deliveriesOf(webhook);
     const question = 'This delivery was refused: its signature did not match. Replaying runs this unverified body. Replay anyway?';
 
@@ -143,7 +150,9 @@ describe.skipIf(skip)('deliveries that tell the truth', () => {
 
     await refusedRow.getByRole('button', { name: /^Replay delivery/ }).click();
     await asking.getByRole('button', { name: 'Replay anyway' }).click();
-    await expect.poll(() => card.getByRole('status').textContent(), { timeout: 10_000 }).toMatch(/^Replayed: run run_\w+ is queued\.$/);
+    await expect.poll(() => card.getByRole('status').textContent(), { timeout: 10_000 }).toBe('Replayed: a new run, queued. Open the run');
+    const replayedRun = card.getByRole('status').getByRole('link', { name: 'Open the run' });
+    expect(await replayedRun.getAttribute('href')).toMatch(/^#\/runs\/run_/);
     const replays = (await deliveriesOf(webhook)).filter((each) => each.origin === 'replay');
     expect(replays).toHaveLength(1);
     expect(replays[0]).toMatchObject({ outcome: 'accepted', runId: expect.stringMatching(/^run_/) });
@@ -151,26 +160,40 @@ describe.skipIf(skip)('deliveries that tell the truth', () => {
 
   it('gives a curl example that a signed webhook accepts, for every scheme', async () => {
     const standardSecret = `whsec_${randomBytes(24).toString('base64')}`;
+    // Stripe and Slack with their presets' templates: the example's request fills every field of them.
     const others = [
-      { name: 'Stripe events', signature: { scheme: 'stripe', secret: 'e2e-stripe-secret' } },
-      { name: 'Slack events', signature: { scheme: 'slack', secret: 'e2e-slack-secret' } },
-      { name: 'Standard events', signature: { scheme: 'standard', secret: standardSecret } },
+      { name: 'Stripe events', sender: 'stripe', signature: { secret: 'e2e-stripe-secret' }, prompt: /^Stripe sent a "payment_intent\.succeeded" event \(evt_example_\d+\)\.$/ },
+      { name: 'Slack events', sender: 'slack', signature: { secret: 'e2e-slack-secret' }, prompt: /^Slack sent a "message" event from U0EXAMPLE in C0EXAMPLE:$/ },
+      { name: 'Standard events', signature: { scheme: 'standard', secret: standardSecret }, promptTemplate: 'Event: {{payload}}', prompt: /^Event: \{"event": "example"\}$/ },
     ];
-    for (const each of others) await api('POST', '/api/webhooks', { ...each, promptTemplate: 'Event: {{payload}}', instanceId });
+    const made = new Map<string, Webhook>();
+    for (const { prompt: _prompt, ...each } of others) made.set(each.name, (await api<{ webhook: Webhook }>('POST', '/api/webhooks', { ...each, instanceId })).webhook);
+    // The filter of the first test would keep the example's GitHub event out.
+    await api('PUT', `/api/webhooks/${webhook.id}`, { filter: [] });
     await page.reload();
+    const firstLineOfRun = async (of: Webhook) => {
+      const accepted = (await deliveriesOf(of)).find((each) => each.origin === 'sender' && each.outcome === 'accepted' && each.runId !== null);
+      return (await api<{ run: { prompt: string } }>('GET', `/api/runs/${accepted!.runId}`)).run.prompt.split('\n')[0];
+    };
 
     const card = page.getByRole('article', { name: 'GitHub CI' });
     await card.getByRole('button', { name: 'Copy example' }).click();
     const copied = await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.readText());
     expect(copied).toBe(await card.getByLabel('curl example').textContent());
     expect(copied).toContain('X-Hub-Signature-256');
+    expect(copied).toContain('X-GitHub-Event: issues');
+    const acceptedBefore = (await deliveriesOf(webhook)).filter((each) => each.outcome === 'accepted').length;
     expect(await runExample(copied, secret)).toBe('202');
+    expect((await deliveriesOf(webhook)).filter((each) => each.outcome === 'accepted')).toHaveLength(acceptedBefore + 1);
+    // The preset's template read with the example's headers and body: no field left empty.
+    expect(await firstLineOfRun(webhook)).toBe('GitHub sent a "issues" event (action: opened) for octo-org/example, from octocat.');
     // Without the secret it says what to set, and sends nothing.
     await expect(runExample(copied, '')).rejects.toThrow(/set WEBHOOK_SECRET/);
 
     for (const each of others) {
       const example = (await page.getByRole('article', { name: each.name }).getByLabel('curl example').textContent())!;
       expect([each.name, await runExample(example, each.signature.secret)]).toEqual([each.name, '202']);
+      expect([each.name, await firstLineOfRun(made.get(each.name)!)]).toEqual([each.name, expect.stringMatching(each.prompt)]);
     }
   }, 60_000);
 
@@ -189,6 +212,41 @@ describe.skipIf(skip)('deliveries that tell the truth', () => {
     // Allowed elsewhere: the row goes on with the run, and does not stay "waiting for you".
     await expect.poll(async () => (await runLink.getAttribute('aria-label')) ?? '', { timeout: 10_000 }).toMatch(/: (queued|running)$/);
     await expect.poll(async () => (await runLink.getAttribute('aria-label')) ?? '', { timeout: 30_000 }).toMatch(/: failed$/);
+  }, 60_000);
+
+  it('a run denied before it started: waiting since, whose run on the link page, the note kept with the run, then cancelled · denied by you', async () => {
+    const deploys = (await api<{ webhooks: Webhook[] }>('GET', '/api/webhooks')).webhooks.find((each) => each.name === 'Deploys')!;
+    expect(await trigger(deploys, '{"version":3}', {})).toBe(202);
+    const { approvals } = await api<{ approvals: { id: string; status: string; runId: string; links?: { allow: string } }[] }>('GET', '/api/approvals');
+    const pending = approvals.find((each) => each.status === 'pending')!;
+
+    // The runs list says it has not started, as its run page does.
+    await page.goto(`${origin}/#/runs`);
+    const runRow = page.locator('table.runs tbody tr').filter({ has: page.locator(`a[href="#/runs/${pending.runId}"]`) });
+    await expect.poll(() => runRow.getByRole('link').first().textContent(), { timeout: 10_000 }).toMatch(/^waiting since /);
+
+    // The link's page says whose run in words, not its id.
+    const linkPage = await browser.context.newPage();
+    await linkPage.goto(pending.links!.allow);
+    const linkText = (await linkPage.locator('body').textContent())!;
+    expect(linkText).toContain('The webhook Deploys on Breaks · asked');
+    expect(linkText).not.toContain(pending.runId);
+    await linkPage.close();
+
+    await page.goto(`${origin}/#/needs-you`);
+    const request = page.getByRole('article', { name: 'Start a run of webhook "Deploys"?' });
+    await expect.poll(() => request.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await request.getByLabel('Note (optional)').getAttribute('placeholder')).toBe('Why (kept with the run)');
+    await request.getByRole('button', { name: 'Deny' }).click();
+    await expect.poll(() => request.count(), { timeout: 10_000 }).toBe(0);
+
+    await page.goto(`${origin}/#/webhooks`);
+    const row = page.getByRole('article', { name: 'Deploys' }).locator('tbody').getByRole('row').first();
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('cancelled · denied by you');
+    await page.goto(`${origin}/#/runs`);
+    await expect.poll(() => runRow.textContent(), { timeout: 10_000 }).toContain('cancelled · denied by you');
+    expect(await runRow.getByRole('link').first().textContent()).toMatch(/^not started · /);
+    await page.goto(`${origin}/#/webhooks`);
   }, 60_000);
 
   it('at 390 px the deliveries are cards that stay within the page', async () => {

@@ -108,7 +108,7 @@ describe('the spend line and chart', () => {
     // The higher day's bar is the taller.
     expect(Number(bars[28].getAttribute('height'))).toBeGreaterThan(Number(bars[29].getAttribute('height')));
     const rows = within(card.getByRole('table')).getAllByRole('row').map((row) => row.textContent);
-    expect(rows).toEqual(['DayRunsFailedNeeds attentionSpend', '2026-11-24210$0.24', '2026-11-25101$0.12']);
+    expect(rows).toEqual(['DayRunsFailedNeeds attentionSpend', 'Tue 24 Nov210$0.24', 'Wed 25 Nov101$0.12']);
 
     const tokens = within(screen.getByRole('article', { name: 'Counted' }));
     await waitFor(() => expect(tokens.getByTestId('spend-line').textContent).toBe('avg 1,500 tokens a run · about 45,000 tokens in the next 30 days (its agent reports no cost)'));

@@ -57,8 +57,8 @@ describe('deliveries in the UI', () => {
 
     fireEvent.click(within(acceptedRow).getByRole('button', { name: /^Replay delivery/ }));
     // A loaded machine (two cores, the browser suites alongside) can take longer than waitFor's default second.
-    await waitFor(() => expect(screen.getByRole('status').textContent).toMatch(/^Replayed: run run_\w+ is queued\.$/), { timeout: 10_000 });
-    const replayRunId = /run (run_\w+)/.exec(screen.getByRole('status').textContent)![1];
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Replayed: a new run, queued. Open the run'), { timeout: 10_000 });
+    const replayRunId = within(screen.getByRole('status')).getByRole('link', { name: 'Open the run' }).getAttribute('href')!.replace('#/runs/', '');
     const [original, replay] = await Promise.all([failed.body.run.id, replayRunId].map(async (id) => (await t.api('GET', `/api/runs/${id}`)).body.run));
     expect(replay.prompt).toBe(original.prompt);
     expect(replay.replayOf).toMatch(/^dlv_/);

@@ -86,7 +86,7 @@ export const activityOperations = {
   'events.stream': defineOperation({
     name: 'events.stream', method: 'GET', path: '/api/events',
     summary:
-      'Server-Sent Events: `activity` (a line, id = its sequence number, resumable with Last-Event-ID), `run` (a run changed status), `instance` (an instance changed), `changed` ({resource, id}: an automation, webhook, approval or remote was created, changed or deleted; an API key (`apiKey`) was made or revoked, by the CLI too), `heartbeat` (every 15 s), `reset` (too much was missed to replay: reload) and `overflow` (the client fell behind: the stream closes; reconnect and reload). A key has at most 16 streams open at once (429 too_many_streams)',
+      'Server-Sent Events: `activity` (a line, id = its sequence number, resumable with Last-Event-ID), `run` (a run changed status), `instance` (an instance changed), `changed` ({resource, id}: an automation, webhook, approval or remote was created, changed or deleted; an API key (`apiKey`) was made or revoked, by the CLI too; a webhook got a delivery (`delivery`, id = its webhook, at most about four a second per webhook)), `heartbeat` (every 15 s), `reset` (too much was missed to replay: reload) and `overflow` (the client fell behind: the stream closes; reconnect and reload). A key has at most 16 streams open at once (429 too_many_streams)',
     auth: true, status: 200, params: NoInput, query: z.strictObject({ lastEventId: z.coerce.number().int().min(0).optional() }), body: z.undefined(),
     output: z.string().describe('text/event-stream'), customRoute: true,
   }),

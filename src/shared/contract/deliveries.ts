@@ -27,7 +27,7 @@ export const DeliverySummary = z.object({
   message: z.string().nullable().describe("The error's message, or why the filter skipped it"),
   runId: z.string().nullable().describe('The run it queued (or, for a duplicate, the original run)'),
   run: z
-    .object({ id: Id('run'), status: RunStatus })
+    .object({ id: Id('run'), status: RunStatus, why: z.string().nullable().optional().describe('For a cancelled run: why, in a few words ("denied by you"); absent otherwise') })
     .nullable()
     .describe("That run as it is now (its status read from the run, not the delivery); null when there is none or it is gone. Whether Steward took the request is `outcome`, not this"),
   bodyBytes: z.int().nullable().describe('The size of the body; null when it was refused before it was read'),

@@ -30,7 +30,7 @@ function page(reply: FastifyReply, status: number, title: string, body: string):
     .send(html);
 }
 
-function details(record: ApprovalRecord, now: Date): string {
+function details(record: ApprovalRecord, now: Date, asker: string | undefined): string {
   const { detail } = record;
   const parts = [`<p>${escape(detail.text)}</p>`];
   if (detail.command) parts.push(`<p class="muted">Command</p><pre>${escape(detail.command)}</pre>`);
@@ -38,7 +38,9 @@ function details(record: ApprovalRecord, now: Date): string {
   if (detail.diff) parts.push(`<pre>${escape(detail.diff)}</pre>`);
   if (detail.url) parts.push(`<p class="muted">URL: ${escape(detail.url)}</p>`);
   if (detail.options) parts.push(`<p class="muted">Options: ${detail.options.map(escape).join(', ')}</p>`);
-  parts.push(`<p class="muted">Run ${escape(record.runId)} · asked ${escape(relativeUtc(record.createdAt, now))} · expires ${escape(relativeUtc(record.expiresAt, now))}</p>`);
+  // Whose run in words; the id stays in a title for whoever needs it.
+  const whose = `<span title="${escape(record.runId)}">${escape(asker ?? 'A run')}</span>`;
+  parts.push(`<p class="muted">${whose} · asked ${escape(relativeUtc(record.createdAt, now))} · expires ${escape(relativeUtc(record.expiresAt, now))}</p>`);
   return parts.join('');
 }
 
@@ -98,7 +100,7 @@ export function registerApprovalLinks(app: FastifyInstance, services: Services, 
       if (!found) return unknown(reply);
       const { record, decision } = found;
       if (record.status !== 'pending') return decided(reply, record, now());
-      return page(reply, 200, record.title, `${details(record, now())}${decisionForm(record, decision)}`);
+      return page(reply, 200, record.title, `${details(record, now(), found.asker)}${decisionForm(record, decision)}`);
     });
 
     scope.post<{ Params: { token: string }; Body: { answer?: string } | undefined }>(path, async (request, reply) => {
@@ -107,7 +109,7 @@ export function registerApprovalLinks(app: FastifyInstance, services: Services, 
       if (found.record.status !== 'pending') return decided(reply, found.record, now());
       const answer = request.body?.answer;
       if (found.decision === 'allow' && found.record.detail.options && (answer === undefined || !found.record.detail.options.includes(answer))) {
-        return page(reply, 400, found.record.title, `<p>Pick one of the options the agent offered.</p>${details(found.record, now())}${decisionForm(found.record, 'allow')}`);
+        return page(reply, 400, found.record.title, `<p>Pick one of the options the agent offered.</p>${details(found.record, now(), found.asker)}${decisionForm(found.record, 'allow')}`);
       }
       const result = services.approvals.decideByLink(request.params.token, answer)!;
       // A decision elsewhere a moment before this one shows as the 410 page.

@@ -178,7 +178,7 @@ export function createFollower(deps: FollowerDeps) {
       store.transaction(() => store.remotes.putInstance(remoteId, instance, deps.now().toISOString()));
       knownIds?.add(instance.id);
     } else if (name === 'changed') {
-      const change = JSON.parse(data) as { resource: 'automation' | 'webhook' | 'approval' | 'remote'; id: string; location?: string };
+      const change = JSON.parse(data) as { resource: 'automation' | 'webhook' | 'approval' | 'remote' | 'delivery'; id: string; location?: string };
       // Its own remotes, and what changed on them, are its business: no chains, and no change
       // passed back and forth between two Stewards that follow each other.
       if (change.resource === 'remote' || change.location !== undefined) return;

@@ -56,13 +56,18 @@ export const isNoticeLine = (line: StoredActivityLine): boolean => line.raw.star
 const freshForMs = 15 * 60 * 1000;
 export const isFreshLine = (timestamp: string, now: Date): boolean => now.getTime() - Date.parse(timestamp) < freshForMs;
 
+/** Who asks, in words: "The automation Nightly on Claude", "A chat run on Claude". */
+export function askerOf(context: ServiceContext, run: Pick<Run, 'source' | 'sourceId' | 'instanceId'>): string {
+  const instance = context.store.instances.get(run.instanceId);
+  const source = run.source === 'automation' || run.source === 'webhook' ? `The ${run.source} ${sourceName(context, run)}` : `A ${sourceName(context, run)} run`;
+  return `${source}${instance ? ` on ${instance.name}` : ''}`;
+}
+
 export function approvalAlert(context: ServiceContext, record: ApprovalRecord, present: (record: ApprovalRecord) => Approval): { alert: ApprovalAlert; subject: Subject } | undefined {
   const approval = present(record);
   const run = context.store.runs.get(record.runId);
   if (!approval.links || !run) return undefined; // decided before it could be told
-  const instance = context.store.instances.get(run.instanceId);
-  const source = run.source === 'automation' || run.source === 'webhook' ? `The ${run.source} ${sourceName(context, run)}` : `A ${sourceName(context, run)} run`;
-  const asker = `${source}${instance ? ` on ${instance.name}` : ''}`;
+  const asker = askerOf(context, run);
   return {
     alert: { approval: { ...approval, links: approval.links }, asker, url: `${linkBase(context)}/#/runs/${run.id}`, timestamp: record.createdAt },
     subject: { source: { type: run.source, id: run.sourceId }, instanceId: run.instanceId },

@@ -4,12 +4,14 @@
 // meanwhile. Pending approvals expire on one timer, armed for the earliest; a restart keeps them.
 import type { Approval, ApprovalDetail, Decider, Decision } from '../../../shared/contract';
 import { oneLine } from '../../../shared/format';
+import { deciderWords } from '../../../shared/run-cancel-words';
 import { describePermission } from './permission-words';
 import { AppError } from '../../../shared/errors';
 import { type Caller, isRunCaller } from '../caller';
 import type { ApprovalFilter, ApprovalRecord } from '../store/repositories/approvals';
 import { createApproval, describeWait, recordDecision } from './approval-records';
 import type { ServiceContext } from './context';
+import { askerOf } from './alerts';
 
 /** The runner's side of a wait in the middle of a run: its timeout stops while the agent waits. */
 export interface WaitHooks {
@@ -77,7 +79,7 @@ export function createApprovalsService(context: ServiceContext, deps: { runsQueu
     if (run?.status !== 'waiting') return;
     const reason =
       record.status === 'denied'
-        ? `Not started: denied ${record.decidedBy === 'link' ? 'by link' : `by ${record.decidedBy}`}${record.note ? ` (${record.note})` : ''}.`
+        ? `Not started: denied ${deciderWords(record.decidedBy)}${record.note ? ` (${record.note})` : ''}.`
         : `Not started: not approved within ${describeWait(Math.round((Date.parse(record.expiresAt) - Date.parse(record.createdAt)) / 1000))}.`;
     store.runs.finish(run.id, 'cancelled', at.toISOString(), reason, null);
   }
@@ -168,10 +170,11 @@ export function createApprovalsService(context: ServiceContext, deps: { runsQueu
      * The approval a link belongs to, for its confirmation page (a GET never decides). Overdue ones
      * expire first: a link opened past its time (a laptop that slept through the timer) no longer decides.
      */
-    byLink: (token: string): { record: ApprovalRecord; decision: 'allow' | 'deny' } | undefined => {
+    byLink: (token: string): { record: ApprovalRecord; decision: 'allow' | 'deny'; asker: string | undefined } | undefined => {
       expireOverdue();
       const record = store.approvals.byToken(token);
-      return record && { record, decision: token === record.allowToken ? 'allow' : 'deny' };
+      const run = record && store.runs.get(record.runId);
+      return record && { record, decision: token === record.allowToken ? 'allow' : 'deny', asker: run && askerOf(context, run) };
     },
 
     /** An agent asks in the middle of its run: the run waits (its timeout stands still) until a person or the timeout decides. */

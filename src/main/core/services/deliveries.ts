@@ -1,5 +1,6 @@
 // Deliveries over the API: a webhook's log page by page, one delivery whole, a replay (the stored
 // request again, as if it arrived now), and test payloads, which go the same way.
+import { cancelledWhy } from '../../../shared/run-cancel-words';
 import type { z } from 'zod';
 import type { Delivery, DeliveryListQuery, DeliverySummary, TriggerOutcome } from '../../../shared/contract';
 import { refusalReason } from '../../../shared/delivery-refusals';
@@ -22,8 +23,10 @@ function bodyText(body: Buffer | null): { body: string | null; bodyEncoding: 'ut
   }
 }
 
-function summary({ runStatus, ...record }: DeliverySummaryRecord): DeliverySummary {
-  const run = record.runId !== null && runStatus !== null ? { id: record.runId, status: runStatus } : null;
+function summary({ runStatus, runError, ...record }: DeliverySummaryRecord): DeliverySummary {
+  const why = runStatus === null ? null : cancelledWhy(runStatus, runError);
+  // `why` only where there is one: a cancelled run's.
+  const run = record.runId !== null && runStatus !== null ? { id: record.runId, status: runStatus, ...(why ? { why } : {}) } : null;
   return { ...record, run, replayable: record.bodyBytes !== null };
 }
 

@@ -4,6 +4,7 @@
 import type { ActivityEvent, Instance, LiveEvent } from '../../../shared/contract';
 import type { StoreChange } from '../store/commit-hooks';
 import type { ActivityService } from './activity';
+import { createCoalescer } from './coalesce';
 import type { ServiceContext } from './context';
 
 export type { LiveEvent };
@@ -31,6 +32,12 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
     return known;
   }
 
+  function tell(event: LiveEvent): void {
+    for (const each of listeners) each(event);
+  }
+  // A webhook under a flood of refused requests writes a delivery each: its lists hear a few a second.
+  const deliveries = createCoalescer(250, (webhookId) => tell({ type: 'changed', resource: 'delivery', id: webhookId }));
+
   function translate(change: StoreChange): LiveEvent | undefined {
     if (change.type === 'run') {
       const run = store.runs.get(change.runId);
@@ -40,6 +47,10 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
       decorations.delete(change.instanceId);
       const instance = directory.get(change.instanceId);
       return instance && { type: 'instance', instance };
+    }
+    if (change.type === 'changed' && change.resource === 'delivery') {
+      deliveries.push(change.id);
+      return undefined;
     }
     if (change.type === 'changed') return { type: 'changed', resource: change.resource, id: change.id };
     const instance = decorationOf(change.line.instanceId);
@@ -58,6 +69,7 @@ export function createLiveEvents(context: ServiceContext, activity: ActivityServ
         if (listeners.size === 0) {
           unsubscribe?.();
           unsubscribe = undefined;
+          deliveries.clear();
           // Changes are no longer heard: what is known may go stale.
           decorations.clear();
         }

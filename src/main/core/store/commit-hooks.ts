@@ -6,7 +6,9 @@ export type StoreChange =
   | { type: 'activity'; line: StoredActivityLine }
   | { type: 'run'; runId: string }
   | { type: 'instance'; instanceId: string }
-  | { type: 'changed'; resource: 'automation' | 'webhook' | 'approval'; id: string };
+  | { type: 'changed'; resource: 'automation' | 'webhook' | 'approval'; id: string }
+  /** A delivery was written: `id` is its webhook's. */
+  | { type: 'changed'; resource: 'delivery'; id: string };
 
 export interface StoredActivityLine {
   seq: number;

@@ -35,7 +35,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     apiKeys: createApiKeysRepository(db),
     approvals: createApprovalsRepository(db, hooks),
     automations: createAutomationsRepository(db, hooks),
-    deliveries: createDeliveriesRepository(db),
+    deliveries: createDeliveriesRepository(db, hooks),
     fires: createFiresRepository(db),
     instances: createInstancesRepository(db, hooks),
     notificationChannels: createNotificationChannelsRepository(db),

@@ -66,6 +66,10 @@ export function followLiveEvents(store: AppStore): () => void {
       else if (event.resource === 'approval') void state.loadApprovals().catch(() => undefined);
       else if (event.resource === 'remote') void state.remoteChanged(event.id).catch(() => undefined);
       else if (event.resource === 'apiKey') void state.loadApiKeys().catch(() => undefined);
+      else if (event.resource === 'delivery') {
+        // Only a list that is open reloads: refused and duplicate requests start no run to tell it.
+        if (state.deliveries[event.id]) void state.loadDeliveries(event.id).catch(() => undefined);
+      }
       else void state.loadWebhooks().catch(() => undefined);
       return;
     }

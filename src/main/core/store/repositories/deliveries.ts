@@ -1,5 +1,6 @@
 // deliveries table <-> delivery records: every request to a known webhook, newest first by id.
 import type Database from 'better-sqlite3';
+import type { CommitHooks } from '../commit-hooks';
 import type { DeliveryOutcomeName, RunStatus, deliveryOrigins } from '../../../../shared/contract';
 
 export interface DeliveryRecord {
@@ -45,15 +46,17 @@ interface DeliveryRow {
 
 // The run's status is read from the run itself: a delivery records what Steward did with the
 // request, the run goes on changing after it.
-const summaryColumns = 'd.id, d.webhook_id, d.received_at, d.origin, d.replay_of, d.method, d.content_type, d.status, d.outcome, d.error_code, d.message, d.run_id, d.body_bytes, r.status AS run_status';
+const summaryColumns = 'd.id, d.webhook_id, d.received_at, d.origin, d.replay_of, d.method, d.content_type, d.status, d.outcome, d.error_code, d.message, d.run_id, d.body_bytes, r.status AS run_status, r.error AS run_error';
 const withRun = 'deliveries d LEFT JOIN runs r ON r.id = d.run_id';
 
 export type DeliverySummaryRecord = Omit<DeliveryRecord, 'headers' | 'query' | 'body'> & {
   /** The status of its run now; null when it has none or the run is gone. */
   runStatus: RunStatus | null;
+  /** Its run's error, for why it was cancelled. */
+  runError: string | null;
 };
 
-type SummaryRow = Omit<DeliveryRow, 'headers' | 'query' | 'body'> & { run_status: RunStatus | null };
+type SummaryRow = Omit<DeliveryRow, 'headers' | 'query' | 'body'> & { run_status: RunStatus | null; run_error: string | null };
 
 function toSummary(row: SummaryRow): DeliverySummaryRecord {
   return {
@@ -71,14 +74,15 @@ function toSummary(row: SummaryRow): DeliverySummaryRecord {
     runId: row.run_id,
     bodyBytes: row.body_bytes,
     runStatus: row.run_status,
+    runError: row.run_error,
   };
 }
 
-export function createDeliveriesRepository(db: Database.Database) {
+export function createDeliveriesRepository(db: Database.Database, hooks: CommitHooks) {
   const insert = db.prepare(`INSERT INTO deliveries (id, webhook_id, received_at, origin, replay_of, method, content_type, status, outcome, error_code, message, run_id, headers, query, body, body_bytes)
     VALUES (@id, @webhookId, @receivedAt, @origin, @replayOf, @method, @contentType, @status, @outcome, @errorCode, @message, @runId, @headers, @query, @body, @bodyBytes)`);
   const page = db.prepare<[string, string, number], SummaryRow>(`SELECT ${summaryColumns} FROM ${withRun} WHERE d.webhook_id = ? AND d.id < ? ORDER BY d.id DESC LIMIT ?`);
-  const get = db.prepare<[string], DeliveryRow & { run_status: RunStatus | null }>(`SELECT d.*, r.status AS run_status FROM ${withRun} WHERE d.id = ?`);
+  const get = db.prepare<[string], DeliveryRow & { run_status: RunStatus | null; run_error: string | null }>(`SELECT d.*, r.status AS run_status, r.error AS run_error FROM ${withRun} WHERE d.id = ?`);
   // The id of the newest delivery past the count limit: it and everything older go.
   const beyond = db.prepare<[string, number], { id: string }>('SELECT id FROM deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?');
   const removeThrough = db.prepare<[string, string]>('DELETE FROM deliveries WHERE webhook_id = ? AND id <= ?');
@@ -89,13 +93,15 @@ export function createDeliveriesRepository(db: Database.Database) {
   return {
     insert(record: DeliveryRecord): void {
       insert.run({ ...record, headers: JSON.stringify(record.headers), query: JSON.stringify(record.query) });
+      // Refused and duplicate requests start no run: this is how the open list hears of them.
+      if (hooks.wanted) hooks.announce({ type: 'changed', resource: 'delivery', id: record.webhookId });
     },
     /** Newest first; `before` (an id) pages on to older ones. */
     page(webhookId: string, before: string | undefined, limit: number): DeliverySummaryRecord[] {
       // Every id sorts below '~': no `before` starts at the newest.
       return page.all(webhookId, before ?? '~', limit).map(toSummary);
     },
-    get(id: string): (DeliveryRecord & Pick<DeliverySummaryRecord, 'runStatus'>) | undefined {
+    get(id: string): (DeliveryRecord & Pick<DeliverySummaryRecord, 'runStatus' | 'runError'>) | undefined {
       const row = get.get(id);
       if (!row) return undefined;
       const { headers, query, body } = row;

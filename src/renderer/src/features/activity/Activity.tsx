@@ -3,11 +3,11 @@
 // on demand; cron and hook tags show where a line came from, and a host the sandbox refused has its
 // "Allow" beside the line; the lines of runs with nothing to report fold into one per automation
 // and day. On a first start, the onboarding card above it.
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { type ActivityEvent, activityKinds } from '../../../../shared/contract';
 import { AllowHost } from '../sandbox/AllowHost';
 import { Avatar, Empty, ErrorLine, Time, useAction } from '../../ui/widgets';
-import { type ActivityFilters, isUnfiltered, noFilters, timeWindows } from './activity-filters';
+import { type ActivityFilters, isReversedRange, isUnfiltered, noFilters, timeWindows } from './activity-filters';
 import { useApp } from '../../lib/app-context';
 import { denialFromRaw } from '../sandbox/sandbox';
 import { OnboardingGate } from '../onboarding/Onboarding';
@@ -47,6 +47,14 @@ export function Activity() {
   // The server filters: an old match is found however many lines came since.
   const setFilters = (next: ActivityFilters) => void action.run(() => loadActivity(next));
   const shown = useMemo(() => activity.slice().reverse(), [activity]);
+  // The custom range as typed: a reversed one is said at its fields and never asked of the server.
+  const [draft, setDraft] = useState<{ from: string; to: string }>();
+  const range = draft ?? { from: filters.from, to: filters.to };
+  const reversed = filters.window === 'custom' && isReversedRange(range);
+  const setRange = (next: { from: string; to: string }) => {
+    setDraft(next);
+    if (!isReversedRange(next)) setFilters({ ...filters, ...next });
+  };
   // The lines of runs with nothing to report: one line per automation and day.
   const folded = useMemo(() => {
     const quiet = quietRunsOf(activity);
@@ -63,13 +71,14 @@ export function Activity() {
               <legend>Time</legend>
               <div className="chips">
                 {timeWindows.map(([name]) => (
-                  <button key={name} aria-pressed={filters.window === name} onClick={() => setFilters({ ...filters, window: name })}>{name}</button>
+                  <button key={name} aria-pressed={filters.window === name} onClick={() => { setDraft(undefined); setFilters({ ...filters, window: name }); }}>{name}</button>
                 ))}
               </div>
               {filters.window === 'custom' && (
                 <>
-                  <label className="field"><span>From</span><input type="datetime-local" value={filters.from} onChange={(event) => setFilters({ ...filters, from: event.target.value })} /></label>
-                  <label className="field"><span>To</span><input type="datetime-local" value={filters.to} onChange={(event) => setFilters({ ...filters, to: event.target.value })} /></label>
+                  <label className="field"><span>From</span><input type="datetime-local" value={range.from} aria-invalid={reversed || undefined} aria-describedby={reversed ? 'activity-range-error' : undefined} onChange={(event) => setRange({ ...range, from: event.target.value })} /></label>
+                  <label className="field"><span>To</span><input type="datetime-local" value={range.to} aria-invalid={reversed || undefined} aria-describedby={reversed ? 'activity-range-error' : undefined} onChange={(event) => setRange({ ...range, to: event.target.value })} /></label>
+                  {reversed && <div className="error" role="alert" id="activity-range-error">From is after To: the range is reversed, so nothing can match. Swap them, or pick another time.</div>}
                 </>
               )}
             </fieldset>
@@ -85,10 +94,12 @@ export function Activity() {
                 {instances.map((instance) => <button key={instance.id} aria-pressed={filters.instanceIds.includes(instance.id)} onClick={() => setFilters({ ...filters, instanceIds: toggle(filters.instanceIds, instance.id) })}>{instanceLabel(instance)}</button>)}
               </div>
             </fieldset>
-            <button onClick={() => setFilters(noFilters)}>Reset filters</button>
+            <button onClick={() => { setDraft(undefined); setFilters(noFilters); }}>Reset filters</button>
           </aside>
           <div className="stream card" role="log" aria-label="Activity stream" style={{ padding: 0 }}>
-            {shown.length === 0 ? (
+            {reversed ? (
+              <Empty title="The time range is reversed">From is after To: swap them to see lines.</Empty>
+            ) : shown.length === 0 ? (
               <Empty title={isUnfiltered(filters) ? 'Nothing has happened yet' : 'No lines match the filters'}>
                 {isUnfiltered(filters) ? 'Every message, tool call and result of every agent lands here, live. Create an automation or a webhook to start.' : 'Widen the time window or reset the filters.'}
               </Empty>

@@ -20,6 +20,10 @@ export const noFilters: ActivityFilters = { window: 'all', from: '', to: '', kin
 
 export const isUnfiltered = (filters: ActivityFilters): boolean => filters.window === 'all' && filters.kinds.length === 0 && filters.instanceIds.length === 0;
 
+/** Whether a custom range ends before it begins: nothing can match, so it is said, not asked. */
+export const isReversedRange = (range: { from: string; to: string }): boolean =>
+  range.from !== '' && range.to !== '' && Date.parse(range.from) > Date.parse(range.to);
+
 /** The time span a set of filters keeps at `now`: from inclusive, to inclusive. */
 function span(filters: ActivityFilters, now: number): { from: number; to: number } {
   const width = timeWindows.find(([name]) => name === filters.window)![1];

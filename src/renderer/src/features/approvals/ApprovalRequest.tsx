@@ -17,6 +17,12 @@ export const kindWords: Record<Approval['kind'], string> = {
   question: 'A question',
 };
 
+/** What the note does: before a run no agent runs yet, so it stays with the run's record. */
+export function notePlaceholder(kind: Approval['kind']): string {
+  if (kind === 'question') return 'Anything else the agent should know';
+  return kind === 'run' ? 'Why (kept with the run)' : 'Why; the agent is told';
+}
+
 function Detail({ approval }: { approval: Approval }) {
   const { text, command, path, diff, url, tool, input } = approval.detail;
   // The tool's raw input only when nothing more readable says what it will do.
@@ -92,7 +98,7 @@ export function ApprovalRequest({ approval, showRun = true }: { approval: Approv
       )}
       <div className="field">
         <label htmlFor={`${ids}-note`}>Note (optional)</label>
-        <input id={`${ids}-note`} value={note} onChange={(event) => setNote(event.target.value)} placeholder={question ? 'Anything else the agent should know' : 'Why; the agent is told'} />
+        <input id={`${ids}-note`} value={note} onChange={(event) => setNote(event.target.value)} placeholder={notePlaceholder(approval.kind)} />
       </div>
       <ErrorLine message={action.error?.message} />
       <div className="bar">

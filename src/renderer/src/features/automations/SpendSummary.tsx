@@ -20,6 +20,15 @@ export function spendLine(spend: Spend): string {
   return 'No spend reported in the last 30 days.';
 }
 
+const weekday = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** A calendar day ("2026-11-27") as a person reads it: "Fri 27 Nov". */
+export function dayWords(date: string): string {
+  // The day is a calendar date, not a moment: read and written in UTC so no zone shifts it.
+  const at = new Date(`${date}T12:00:00Z`);
+  return Number.isNaN(at.getTime()) ? date : weekday.format(at).replace(',', '');
+}
+
 /** How a day's runs ended, worst first: the bar's colour. */
 export function dayOutcome(day: SpendDay): 'failed' | 'attention' | 'succeeded' | 'quiet' | 'none' {
   if (day.failed > 0) return 'failed';
@@ -54,7 +63,7 @@ function SpendChart({ spend }: { spend: Spend }) {
             <thead><tr><th scope="col">Day</th><th scope="col">Runs</th><th scope="col">Failed</th><th scope="col">Needs attention</th><th scope="col">{spend.reportsCost ? 'Spend' : 'Tokens'}</th></tr></thead>
             <tbody>
               {shown.map((day) => (
-                <tr key={day.date}><th scope="row">{day.date}</th><td>{day.runs}</td><td>{day.failed}</td><td>{day.needsAttention}</td><td>{spend.reportsCost ? formatUsd(day.costUsd) : day.tokens.toLocaleString('en-US')}</td></tr>
+                <tr key={day.date}><th scope="row"><time dateTime={day.date}>{dayWords(day.date)}</time></th><td>{day.runs}</td><td>{day.failed}</td><td>{day.needsAttention}</td><td>{spend.reportsCost ? formatUsd(day.costUsd) : day.tokens.toLocaleString('en-US')}</td></tr>
               ))}
             </tbody>
           </table>

@@ -14,6 +14,8 @@ import { foldQuiet, quietRun } from '../../lib/quiet-folds';
 import { QuietFold } from '../../ui/QuietFold';
 import { instanceLabel } from '../instances/instance-label';
 import { ScrollBox } from '../../ui/ScrollBox';
+import { cancelledWhy } from '../../../../shared/run-cancel-words';
+import { CancelledWhy } from './CancelledWhy';
 
 /** The tag of a run's source, as the activity labels it: a scheduled fire `cron`, run now `api`. */
 export function sourceTag(run: Run): string {
@@ -21,11 +23,19 @@ export function sourceTag(run: Run): string {
   return run.source === 'webhook' ? 'hook' : run.source;
 }
 
+/** When it started or, for one that has not, since when it waits: the run page's truth. */
+function StartedWords({ run }: { run: Run }) {
+  if (run.startedAt) return <Time iso={run.startedAt} />;
+  if (run.status === 'waiting') return <>waiting since <Time iso={run.createdAt} /></>;
+  if (run.status === 'queued') return <>queued <Time iso={run.createdAt} /></>;
+  return <>not started · <Time iso={run.finishedAt ?? run.createdAt} /></>;
+}
+
 function RunRow({ run, instanceName }: { run: Run; instanceName: string }) {
   return (
     <tr>
-      <td><a href={`#/runs/${run.id}`}><Time iso={run.startedAt ?? run.createdAt} /></a></td>
-      <td><Badge status={run.status} />{run.outcome && <> <OutcomeBadge outcome={run.outcome} /></>}</td>
+      <td><a href={`#/runs/${run.id}`}><StartedWords run={run} /></a></td>
+      <td><Badge status={run.status} /><CancelledWhy why={cancelledWhy(run.status, run.error)} />{run.outcome && <> <OutcomeBadge outcome={run.outcome} /></>}</td>
       <td><span className={`tag ${sourceTag(run)}`}>{sourceTag(run)}</span>{sourceTag(run) !== run.source && ` ${run.source}`}</td>
       <td><span className="cut" title={instanceName}>{instanceName}</span></td>
       <td className="hint prompt">{run.summary ? <strong className="summary">{run.summary}</strong> : run.prompt.slice(0, 90)}</td>

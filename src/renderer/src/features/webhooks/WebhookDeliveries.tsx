@@ -2,12 +2,14 @@
 // (accepted, a duplicate, filtered out, refused and why) and how its run is doing now (followed
 // live), a viewer for the body and headers as received, and Replay, which sends the stored request
 // again as if it arrived now; a refused one only after a question naming why it was refused.
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import type { Delivery, DeliverySummary, Webhook } from '../../../../shared/contract';
 import { refusalReason } from '../../../../shared/delivery-refusals';
 import { useApp } from '../../lib/app-context';
 import { Badge, ErrorLine, formatTime, statusText, Time, useAction, useEscape } from '../../ui/widgets';
 import { deliveryRunStatus } from './webhooks-slice';
+import { cancelledWhy } from '../../../../shared/run-cancel-words';
+import { CancelledWhy } from '../runs/CancelledWhy';
 
 /** What Steward did with the request, in words, apart from how its run went. */
 function verdict(delivery: DeliverySummary): { badge: string; words: string; detail: string | null } {
@@ -94,13 +96,19 @@ function ReplayQuestion({ delivery, onReplay, onCancel }: { delivery: DeliverySu
   );
 }
 
+/** A replay's new run, in words: "waiting for you", "queued", "cancelled". */
+const replayedWords = (status: string) => (status === 'waiting' ? 'waiting for you to allow it' : statusText(status));
+
 const runLinkText = (delivery: DeliverySummary) => (delivery.outcome === 'duplicate' ? 'Original run' : 'Open run');
 
 function Row({ delivery, busy, viewing, onView, onReplay }: { delivery: DeliverySummary; busy: boolean; viewing: boolean; onView: (button: HTMLButtonElement) => void; onReplay: (force: boolean) => void }) {
-  const { deliveryRuns } = useApp();
+  const { deliveryRuns, runs } = useApp();
   const [asking, setAsking] = useState(false);
   const said = verdict(delivery);
   const runStatus = deliveryRunStatus(delivery, deliveryRuns);
+  // Cancelled since the list loaded: the why comes with the run's own event.
+  const live = runs.find((each) => each.id === delivery.run?.id);
+  const why = runStatus === 'cancelled' ? (delivery.run?.status === 'cancelled' ? delivery.run.why : null) ?? cancelledWhy('cancelled', live?.error) : null;
   const replayTitle = !delivery.replayable ? 'Refused before its body was read: nothing to replay' : delivery.outcome === 'refused' ? 'Steward refused it: replaying asks first' : 'Send it again, as if it arrived now';
   return (
     <tr>
@@ -114,7 +122,7 @@ function Row({ delivery, busy, viewing, onView, onReplay }: { delivery: Delivery
       <td data-label="Run">
         {delivery.run && runStatus ? (
           <>
-            <Badge status={runStatus} /> <a href={`#/runs/${delivery.run.id}`} aria-label={`${runLinkText(delivery)} of delivery ${delivery.id}: ${statusText(runStatus)}`}>{runLinkText(delivery)}</a>
+            <Badge status={runStatus} /><CancelledWhy why={why} /> <a href={`#/runs/${delivery.run.id}`} aria-label={`${runLinkText(delivery)} of delivery ${delivery.id}: ${statusText(runStatus)}`}>{runLinkText(delivery)}</a>
           </>
         ) : delivery.runId ? <span className="hint">run removed</span> : <span className="hint">no run</span>}
       </td>
@@ -130,7 +138,7 @@ function Row({ delivery, busy, viewing, onView, onReplay }: { delivery: Delivery
 export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
   const { deliveries, loadDeliveries, openDelivery, showDelivery, replayDelivery } = useApp();
   const action = useAction();
-  const [note, setNote] = useState<string>();
+  const [note, setNote] = useState<ReactNode>();
   const page = deliveries[webhook.id];
   useEffect(() => {
     // Loaded when a webhook is shown; Refresh, tests and replays load again.
@@ -139,7 +147,9 @@ export function WebhookDeliveries({ webhook }: { webhook: Webhook }) {
 
   const replay = async (delivery: DeliverySummary, force: boolean) => {
     const outcome = await action.run(() => replayDelivery(delivery, force));
-    if (outcome) setNote(outcome.run ? `Replayed: run ${outcome.run.id} is ${outcome.run.status}.` : `Replayed, and skipped by the filter: ${outcome.reason ?? ''}`);
+    if (!outcome) return;
+    const { run } = outcome;
+    setNote(run ? <>Replayed: a new run, {replayedWords(run.status)}. <a href={`#/runs/${run.id}`} title={run.id}>Open the run</a></> : `Replayed, and skipped by the filter: ${outcome.reason ?? ''}`);
   };
   const shown = openDelivery?.webhookId === webhook.id ? openDelivery : null;
   // The View button that opened the viewer gets the focus back when it closes (Close or Escape).

@@ -18,7 +18,7 @@ function Detail({ webhook }: { webhook: Webhook }) {
   const [skipped, setSkipped] = useState<string>();
   const action = useAction();
   const url = webhook.publicTriggerUrl ?? webhook.triggerUrl ?? '';
-  const example = curlExample(url, webhook.signature?.scheme ?? null);
+  const example = curlExample(url, webhook.signature?.scheme ?? null, webhook.sender);
   const test = async () => {
     const outcome = await action.run(() => testWebhook(webhook.id, payload));
     setSkipped(outcome?.skipped ? `The filter skipped it: ${outcome.reason ?? ''}` : undefined);
