@@ -1,7 +1,8 @@
 // One rule for every form: after a refused submit (the form's own check or the server's answer),
 // the first field in error takes the focus and scrolls into view, so that a mistake above the fold
 // is never a silent press. Fields mark themselves with aria-invalid (see Field in widgets.tsx); a
-// problem that belongs to no single control is a role="alert" line.
+// problem that belongs to no single control is a role="alert" line. And an answer of the server goes
+// stale: once the field it is shown under changes, it stops being shown (forgetOnEdit).
 import { useEffect, useRef, useState } from 'react';
 
 const problemSelector = '[aria-invalid="true"], [role="alert"]';
@@ -39,4 +40,22 @@ export function useRefusalFocus<T extends HTMLElement = HTMLFormElement>() {
     if (refusals > 0) focusFirstProblem(ref.current);
   }, [refusals]);
   return { ref, refused: () => setRefusals((count) => count + 1) };
+}
+
+/**
+ * Calls `forget` once a person edits a control whose field (or fieldset) shows `message`: the
+ * server's word on a value that is no longer there would be a lie. Returns the unsubscribe.
+ */
+export function forgetOnEdit(message: string, forget: () => void): () => void {
+  const edited = (event: Event) => {
+    const group = event.target instanceof Element ? event.target.closest('.field, fieldset') : null;
+    const shown = group ? [...group.querySelectorAll('[role="alert"]')].some((line) => line.textContent === message) : false;
+    if (shown) forget();
+  };
+  document.addEventListener('input', edited, true);
+  document.addEventListener('change', edited, true);
+  return () => {
+    document.removeEventListener('input', edited, true);
+    document.removeEventListener('change', edited, true);
+  };
 }

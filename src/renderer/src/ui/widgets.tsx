@@ -3,7 +3,7 @@
 import { type ReactElement, type ReactNode, cloneElement, useEffect, useId, useRef, useState } from 'react';
 import type { Memory, NotifyOverride } from '../../../shared/contract';
 import { ApiError } from '../lib/api';
-import { useRefusalFocus } from './form-errors';
+import { forgetOnEdit, useRefusalFocus } from './form-errors';
 
 /**
  * Runs an action and keeps its error, so a form can show it next to the field it concerns. A form
@@ -14,6 +14,7 @@ export function useAction() {
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState(false);
   const refusal = useRefusalFocus<HTMLFormElement>();
+  useEffect(() => (error ? forgetOnEdit(error.message, () => setError(undefined)) : undefined), [error]);
   async function run<T>(action: () => Promise<T>): Promise<T | undefined> {
     setBusy(true);
     setError(undefined);
