@@ -34,7 +34,7 @@ export function NewInstance({ onDone }: { onDone: () => void }) {
     });
   };
   return (
-    <form ref={action.formRef} className="card" aria-label="New instance" onSubmit={(event) => { event.preventDefault(); submit(); }}>
+    <form noValidate ref={action.formRef} className="card" aria-label="New instance" onSubmit={(event) => { event.preventDefault(); submit(); }}>
       <Field label="Name" error={action.errorFor('name')}>
         <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Home server" />
       </Field>
@@ -74,7 +74,7 @@ export function AgentEditor({ instance, onDone }: { instance: Instance; onDone: 
     });
   };
   return (
-    <form ref={action.formRef} className="card nested" aria-label={`Agent of ${instance.name}`} onSubmit={(event) => { event.preventDefault(); submit(); }}>
+    <form noValidate ref={action.formRef} className="card nested" aria-label={`Agent of ${instance.name}`} onSubmit={(event) => { event.preventDefault(); submit(); }}>
       <AgentFields agent={agent} onChange={setAgent} errorFor={action.errorFor} />
       <SandboxFields sandbox={draft.sandbox} onChange={draft.setSandbox} errorFor={action.errorFor} problem={draft.problem} unavailable={cannotSandbox(instance) ? instance.statusReason : undefined} />
       <PermissionsFields permissions={permissionsDraft} agent={agent} errorFor={action.errorFor} />

@@ -100,7 +100,7 @@ export function AddRemoteForm({ onDone }: { onDone: () => void }) {
   };
 
   return (
-    <form ref={action.formRef} className="card nested" aria-label="Add a remote Steward" onSubmit={(event) => { event.preventDefault(); void add(); }}>
+    <form noValidate ref={action.formRef} className="card nested" aria-label="Add a remote Steward" onSubmit={(event) => { event.preventDefault(); void add(); }}>
       <div className="grid-2">
         <Field label="Remote name" error={problems.name ?? action.errorFor('name')}>
           <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Build server" />

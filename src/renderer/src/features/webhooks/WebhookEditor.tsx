@@ -80,7 +80,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   const usesThePayload = usesPayload(parseTemplate(promptTemplate).value);
   const fields = ['name', 'promptTemplate', 'instanceId', 'notify', 'memory', 'maxPayloadBytes', 'filter', 'signature', 'sender', 'retry', 'approval'];
   return (
-    <form ref={action.formRef} className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <form noValidate ref={action.formRef} className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
         <input value={name} onChange={(event) => { setName(event.target.value); action.clearFor('name'); }} placeholder="GitHub pushes" />
       </Field>
