@@ -52,10 +52,11 @@ export function forgetOnEdit(message: string, forget: () => void): () => void {
     const shown = group ? [...group.querySelectorAll('[role="alert"]')].some((line) => line.textContent === message) : false;
     if (shown) forget();
   };
-  document.addEventListener('input', edited, true);
-  document.addEventListener('change', edited, true);
+  // Bubbling, so after React's own handler: a render before it would put back the controlled value.
+  document.addEventListener('input', edited);
+  document.addEventListener('change', edited);
   return () => {
-    document.removeEventListener('input', edited, true);
-    document.removeEventListener('change', edited, true);
+    document.removeEventListener('input', edited);
+    document.removeEventListener('change', edited);
   };
 }
