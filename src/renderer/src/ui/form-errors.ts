@@ -4,6 +4,7 @@
 // problem that belongs to no single control is a role="alert" line. And an answer of the server goes
 // stale: once the field it is shown under changes, it stops being shown (forgetOnEdit).
 import { useEffect, useRef, useState } from 'react';
+import { fieldLabel } from '../../../shared/issue-words';
 
 const problemSelector = '[aria-invalid="true"], [role="alert"]';
 const controlSelector = 'input:not([disabled]), select:not([disabled]), textarea:not([disabled])';
@@ -49,7 +50,10 @@ export function useRefusalFocus<T extends HTMLElement = HTMLFormElement>() {
 export function forgetOnEdit(message: string, forget: () => void): () => void {
   const edited = (event: Event) => {
     const group = event.target instanceof Element ? event.target.closest('.field, fieldset') : null;
-    const shown = group ? [...group.querySelectorAll('[role="alert"]')].some((line) => line.textContent === message) : false;
+    // Shown with the field's own label in front, perhaps (withLabel): what follows the subject is the same.
+    const subject = subjects.get(message);
+    const rest = subject ? message.slice(subject.length) : message;
+    const shown = group ? [...group.querySelectorAll('[role="alert"]')].some((line) => (subject ? line.textContent?.endsWith(rest) : line.textContent === message)) : false;
     if (shown) forget();
   };
   // Bubbling, so after React's own handler: a render before it would put back the controlled value.
@@ -59,4 +63,27 @@ export function forgetOnEdit(message: string, forget: () => void): () => void {
     document.removeEventListener('input', edited);
     document.removeEventListener('change', edited);
   };
+}
+
+// The API names a field by its path ("Agent base URL must be …"); under a field a person reads its
+// visible label instead ("Base URL must be …"). The subject of each message the server sent is kept
+// here, so the Field that shows it can say it with its own label.
+const subjects = new Map<string, string>();
+
+/** Notes the subject a server's message starts with (the words of its field path), if any. */
+export function noteSubject(message: string, field: string | undefined): void {
+  const path = field ? field.split('.') : [];
+  for (let length = path.length; length > 0; length -= 1) {
+    const subject = fieldLabel(path.slice(0, length));
+    if (subject && message.startsWith(subject) && /^[ :]/.test(message.slice(subject.length))) {
+      subjects.set(message, subject);
+      return;
+    }
+  }
+}
+
+/** The message said with the field's own label in place of the API's name for it. */
+export function withLabel(message: string, label: string): string {
+  const subject = subjects.get(message);
+  return subject ? `${label}${message.slice(subject.length)}` : message;
 }

@@ -3,7 +3,7 @@
 import { type ReactElement, type ReactNode, cloneElement, useEffect, useId, useRef, useState } from 'react';
 import type { Memory, NotifyOverride } from '../../../shared/contract';
 import { ApiError } from '../lib/api';
-import { forgetOnEdit, useRefusalFocus } from './form-errors';
+import { forgetOnEdit, noteSubject, useRefusalFocus, withLabel } from './form-errors';
 
 /**
  * Runs an action and keeps its error, so a form can show it next to the field it concerns. A form
@@ -21,7 +21,9 @@ export function useAction() {
     try {
       return await action();
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError('internal_error', String(caught)));
+      const error = caught instanceof ApiError ? caught : new ApiError('internal_error', String(caught));
+      noteSubject(error.message, error.field);
+      setError(error);
       refusal.refused();
       return undefined;
     } finally {
@@ -49,7 +51,7 @@ export function Field(props: { label: string; error?: string | undefined; hint?:
       {cloneElement(props.children, { id, 'aria-describedby': notes || undefined, 'aria-invalid': props.error ? true : undefined })}
       {props.hint && <div className="hint" id={`${id}-hint`}>{props.hint}</div>}
       {props.warning && <div className="warning" role="status" id={`${id}-warning`}>{props.warning}</div>}
-      {props.error && <div className="error" role="alert" id={`${id}-error`}>{props.error}</div>}
+      {props.error && <div className="error" role="alert" id={`${id}-error`}>{withLabel(props.error, props.label)}</div>}
     </div>
   );
 }
