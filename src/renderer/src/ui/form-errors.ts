@@ -87,3 +87,11 @@ export function withLabel(message: string, label: string): string {
   const subject = subjects.get(message);
   return subject ? `${label}${message.slice(subject.length)}` : message;
 }
+
+/** A form that opens takes the focus on its first field, so a person types where they just asked to. */
+export function useFocusOnOpen(ref: { current: HTMLElement | null }): void {
+  useEffect(() => {
+    const first = ref.current?.querySelector<HTMLElement>(controlSelector);
+    first?.focus();
+  }, [ref]);
+}

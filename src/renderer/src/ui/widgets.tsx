@@ -60,16 +60,31 @@ export function ErrorLine({ message }: { message: string | undefined }) {
   return message ? <div className="error" role="alert">{message}</div> : null;
 }
 
-/** A button that asks once more, saying what will happen. */
+/**
+ * A button that asks once more, saying what will happen. The question takes the focus on its safe
+ * choice ("Keep it"); answered, the focus goes back to the button (or stays on the card, if the
+ * answer took the button away), never to the page's body.
+ */
 export function ConfirmButton(props: { label: string; question: string; confirm: string; onConfirm: () => void; danger?: boolean }) {
   const [asking, setAsking] = useState(false);
-  useEscape(asking, () => setAsking(false));
-  if (!asking) return <button className={props.danger ? 'danger' : undefined} onClick={() => setAsking(true)}>{props.label}</button>;
+  const keep = useRef<HTMLButtonElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const answered = useRef(false);
+  useEscape(asking, () => { answered.current = true; setAsking(false); });
+  useEffect(() => {
+    if (asking) keep.current?.focus();
+    else if (answered.current) button.current?.focus();
+  }, [asking]);
+  const answer = () => {
+    answered.current = true;
+    setAsking(false);
+  };
+  if (!asking) return <button ref={button} className={props.danger ? 'danger' : undefined} onClick={() => setAsking(true)}>{props.label}</button>;
   return (
     <span className="row" role="group" aria-label={props.question}>
       <span>{props.question}</span>
-      <button className={props.danger ? 'danger' : 'primary'} onClick={() => { setAsking(false); props.onConfirm(); }}>{props.confirm}</button>
-      <button onClick={() => setAsking(false)}>Keep it</button>
+      <button className={props.danger ? 'danger' : 'primary'} onClick={() => { answer(); props.onConfirm(); }}>{props.confirm}</button>
+      <button ref={keep} onClick={answer}>Keep it</button>
     </span>
   );
 }

@@ -12,6 +12,7 @@ import { SandboxFields, useSandboxDraft } from '../sandbox/SandboxFields';
 import { BudgetFields, useBudgetDraft } from '../reliability/BudgetFields';
 import { PermissionsFields, usePermissionsDraft } from '../approvals/PermissionsFields';
 import { ErrorLine, Field, useAction, useEscape } from '../../ui/widgets';
+import { useFocusOnOpen } from '../../ui/form-errors';
 
 export function NewInstance({ onDone }: { onDone: () => void }) {
   useEscape(true, onDone);
@@ -23,6 +24,7 @@ export function NewInstance({ onDone }: { onDone: () => void }) {
   const permissionsDraft = usePermissionsDraft(bypassPermissions);
   const [acceptsPromptsFrom, setAcceptsPromptsFrom] = useState<string[]>([]);
   const action = useAction();
+  useFocusOnOpen(action.formRef);
   const submit = () => {
     const sandbox = draft.ready();
     const budget = budgetDraft.ready();
@@ -63,6 +65,7 @@ export function AgentEditor({ instance, onDone }: { instance: Instance; onDone: 
   // An instance a remote Steward answered for may not know the field.
   const [acceptsPromptsFrom, setAcceptsPromptsFrom] = useState<string[]>(instance.acceptsPromptsFrom ?? []);
   const action = useAction();
+  useFocusOnOpen(action.formRef);
   const submit = () => {
     const sandbox = draft.ready();
     const budget = budgetDraft.ready();

@@ -8,6 +8,7 @@ import { useApp } from '../../lib/app-context';
 import { SecretPicker } from './SecretPicker';
 import { secretNameProblem } from './SecretsSettings';
 import { Badge, ErrorLine, Field, useAction, useEscape } from '../../ui/widgets';
+import { useFocusOnOpen } from '../../ui/form-errors';
 
 type KeySource = 'paste' | 'stored';
 
@@ -42,6 +43,7 @@ export function AddRemoteForm({ onDone }: { onDone: () => void }) {
   const [checked, setChecked] = useState<'test' | 'add' | undefined>();
   const [check, setCheck] = useState<RemoteCheck | undefined>();
   const action = useAction();
+  useFocusOnOpen(action.formRef);
   useEscape(true, onDone);
 
   const newSecretName = typedSecretName ?? suggestedSecretName(name);
