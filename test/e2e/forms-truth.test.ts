@@ -97,6 +97,7 @@ describe.skipIf(skip)('forms that tell the truth', () => {
     await expect.poll(() => isFocused(url)).toBe(true);
     expect((await api<{ secrets: unknown[] }>('GET', '/api/secrets')).secrets).toEqual([]);
     expect((await api<{ remotes: unknown[] }>('GET', '/api/remotes')).remotes).toEqual([]);
+    await form.getByRole('button', { name: 'Cancel' }).click();
   });
 
   it('a notification channel: the app says what a URL must be (no browser bubble), and a fixed name stops being red', async () => {
@@ -109,7 +110,7 @@ describe.skipIf(skip)('forms that tell the truth', () => {
     // The server's answer, shown under a field and focused: the first problem, the name.
     const name = form.getByLabel('Channel name');
     await expect.poll(() => isFocused(name)).toBe(true);
-    expect(await errorText(name)).toBe('Name is required.');
+    expect(await errorText(name)).toBe('Channel name is required.');
     await name.fill('Ops');
     expect(await errorText(name)).toBeNull();
     expect(await name.getAttribute('aria-invalid')).toBeNull();
@@ -117,5 +118,50 @@ describe.skipIf(skip)('forms that tell the truth', () => {
     await expect.poll(() => isFocused(url)).toBe(true);
     expect(await errorText(url)).toMatch(/URL/);
     expect((await api<{ channels: unknown[] }>('GET', '/api/notification-channels')).channels).toEqual([]);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('a form that opens takes the focus; Add argument focuses the new argument', async () => {
+    await page.goto(`${origin}/#/settings`);
+    await page.getByRole('button', { name: 'Add remote' }).click();
+    await expect.poll(() => isFocused(page.getByRole('form', { name: 'Add a remote Steward' }).getByLabel('Remote name'))).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Add MCP server' }).click();
+    const form = page.getByRole('group', { name: 'New MCP server' });
+    await form.getByRole('button', { name: 'Add argument' }).click();
+    await expect.poll(() => isFocused(form.getByRole('textbox', { name: 'Argument 1', exact: true }))).toBe(true);
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await page.goto(`${origin}/#/instances`);
+    await page.getByRole('button', { name: 'New instance' }).click();
+    await expect.poll(() => isFocused(page.getByRole('form', { name: 'New instance' }).getByLabel('Name', { exact: true }))).toBe(true);
+  });
+
+  it('an environment variable with a bad name: the error says what a name may be, with the field\'s label', async () => {
+    const form = page.getByRole('form', { name: 'New instance' });
+    await form.getByLabel('Name', { exact: true }).fill('Env');
+    const env = form.getByLabel('Environment');
+    await env.fill('NOT A VAR=x');
+    await form.getByRole('button', { name: 'Create instance' }).click();
+    await expect.poll(() => errorText(env)).toBe('Environment: "NOT A VAR" is not a variable name: letters, digits and _, not starting with a digit.');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  it('a confirmation takes the focus on its safe choice and gives it back; Escape on the Menu returns to its button', async () => {
+    const { instance } = await api<{ instance: { id: string } }>('POST', '/api/instances', { name: 'Echo', agent: { provider: 'command', preset: 'custom', command: 'echo', args: ['done'] }, sandbox: { mode: 'off', network: [], readDeny: [], writeAllow: [] } });
+    await api('POST', '/api/automations', { name: 'Nightly', prompt: 'Tick.', cronExpression: '0 3 * * *', instanceId: instance.id });
+    await page.goto(`${origin}/#/automations`);
+    const card = page.getByRole('article', { name: 'Nightly' });
+    await card.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => isFocused(card.getByRole('button', { name: 'Keep it' }))).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => isFocused(card.getByRole('button', { name: 'Delete' }))).toBe(true);
+    expect((await api<{ automations: unknown[] }>('GET', '/api/automations')).automations).toHaveLength(1);
+
+    const menu = page.getByRole('button', { name: /^Menu/ });
+    await menu.click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link').first().focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => isFocused(menu)).toBe(true);
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
   });
 });
