@@ -56,7 +56,7 @@ export function issuePredicate(issue: z.core.$ZodIssue): string {
       return `must be ${typeWords[issue.expected] ?? issue.expected}, not ${got}`;
     }
     case 'invalid_format':
-      return issue.format === 'regex' ? 'is not in the expected form' : `must be a valid ${issue.format}`;
+      return issue.format === 'regex' ? 'is not in the expected form' : `must be a valid ${acronyms[issue.format] ?? issue.format}`;
     case 'not_multiple_of':
       return `must be a multiple of ${issue.divisor}`;
     default:
@@ -67,6 +67,13 @@ export function issuePredicate(issue: z.core.$ZodIssue): string {
 /** The whole sentence: "Name is required.", or for a value with no name, "The request body …". */
 export function issueSentence(issue: z.core.$ZodIssue, subject = fieldLabel(issue.path)): string {
   const who = subject || 'The value';
+  // A key a person chose that the record refuses: said with the record's name and the rule for a key.
+  if (issue.code === 'invalid_key') {
+    const inner = issue.issues[0];
+    const rule = inner ? issuePredicate(inner) : 'is not accepted';
+    const record = fieldLabel(issue.path.slice(0, -1)) || 'The value';
+    return `${record}: "${String(issue.path.at(-1) ?? '')}" ${rule.replace(/^must be /, 'is not ')}.`;
+  }
   // A rule's own sentence ("a field path …") is said after the field it concerns.
   if (issue.code === 'custom' && !isPredicate(issue.message)) return `${who}: ${issue.message.replace(/\.$/, '')}.`;
   return `${who} ${issuePredicate(issue)}.`;

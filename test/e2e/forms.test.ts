@@ -199,14 +199,14 @@ describe.skipIf(skip)('forms that say what is wrong', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
-  it('an API key without a name: the refusal shows under the name, which takes the focus', async () => {
+  it('an API key without a name: the refusal shows under the name, in its label\'s words, which takes the focus', async () => {
     await page.goto(`${origin}/#/settings`);
     const form = page.getByRole('form', { name: 'New API key' });
     await form.getByRole('button', { name: 'Create key' }).click();
     const name = form.getByLabel('Key name');
     await expect.poll(() => isFocused(name)).toBe(true);
     expect(await inViewport(name)).toBe(true);
-    expect(await (await errorOf(name)).textContent()).toBe('Name is required.');
+    expect(await (await errorOf(name)).textContent()).toBe('Key name is required.');
   });
 
   it('the card shows its retry policy and budget; History says by hand and scheduled', async () => {

@@ -67,7 +67,7 @@ describe('MCP servers in Settings', () => {
     fireEvent.click(within(editor).getByLabelText('Use it in runs'));
     fireEvent.click(within(editor).getByRole('button', { name: 'Apply' }));
     fireEvent.click(within(card).getByRole('button', { name: 'Save MCP servers' }));
-    await waitFor(() => expect(within(within(card).getByRole('row', { name: /everything/ })).getByRole('alert').textContent).toContain('MCP servers, entry 1 env "1BAD"'));
+    await waitFor(() => expect(within(within(card).getByRole('row', { name: /everything/ })).getByRole('alert').textContent).toContain('MCP servers, entry 1 env: "1BAD" is not a variable name'));
     expect(within(card).getByRole('row', { name: /everything/ }).textContent).toContain('(off)');
 
     fireEvent.click(within(card).getByRole('button', { name: 'Remove everything' }));

@@ -74,7 +74,12 @@ export function App() {
   }, [loadHealth]);
   const [menuOpen, setMenuOpen] = useState(false);
   const main = useRef<HTMLElement>(null);
-  useEscape(menuOpen, () => setMenuOpen(false));
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEscape(menuOpen, () => {
+    setMenuOpen(false);
+    // The entry that had the focus is hidden now: the focus goes back to what opened them.
+    menuButton.current?.focus();
+  });
   return (
     <div className="shell">
       {/* A button's behaviour on a link: the view's own address is the hash, so href="#main" would navigate. */}
@@ -83,7 +88,7 @@ export function App() {
         <div className="nav-top">
           <h1>Steward</h1>
           {/* Its name starts with what it shows ("Menu 2"), so speech input that says those words finds it. */}
-          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="nav-entries" aria-label={waiting > 0 ? `Menu, ${waiting} waiting in Needs you` : 'Menu'} onClick={() => setMenuOpen(!menuOpen)}>
+          <button ref={menuButton} type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="nav-entries" aria-label={waiting > 0 ? `Menu, ${waiting} waiting in Needs you` : 'Menu'} onClick={() => setMenuOpen(!menuOpen)}>
             <span aria-hidden="true">☰</span> Menu{waiting > 0 && <> <span className="count">{waiting}</span></>}
           </button>
         </div>

@@ -18,7 +18,7 @@ export const Name = z
 
 /** Environment variables for a process Steward starts (an agent, an MCP server). */
 export const EnvVars = z
-  .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string())
+  .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a variable name: letters, digits and _, not starting with a digit'), z.string())
   .describe('Extra environment variables for the process');
 
 export const IdParams = z.strictObject({ id: z.string().min(1) });

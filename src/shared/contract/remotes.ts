@@ -59,6 +59,7 @@ export const RemoteCreate = z.strictObject({
   name: Name,
   url: RemoteUrl,
   apiKeyRef: SecretName.describe('The name of a stored secret (PUT /api/secrets/{name}) holding an admin API key of the remote'),
+  apiKey: z.string().min(1).max(4096).optional().describe('The API key itself, stored as the secret apiKeyRef only if the remote is added: a refused add stores nothing'),
 });
 
 /** A test before adding: the key as a stored secret, or pasted (used for this check only, never stored). */

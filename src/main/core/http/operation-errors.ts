@@ -133,6 +133,10 @@ const stated: Partial<Record<OperationName, ErrorNote[]>> = {
     ['invalid_field', '`url` is not https:// (http:// only on loopback), holds a user name, a query or a fragment, or is this Steward itself; `apiKeyRef` names no stored secret.'],
     ['remote_exists', 'That URL is already followed.'],
   ],
+  'remotes.check': [
+    ['invalid_field', '`url` is not https:// (http:// only on loopback), or is this Steward itself.'],
+    ['remote_exists', 'That URL is already followed.'],
+  ],
   'remotes.update': [['invalid_field', 'As for create.'], ['remote_exists', 'That URL is already followed by another remote.']],
 };
 

@@ -93,6 +93,7 @@ export function createServices(context: ServiceContext) {
   // Remotes announce what their Stewards announce, through the live events made below.
   const remotes = createRemotesService(context, {
     reveal: revealSecret,
+    storeSecret: (name, value) => void secrets.put(name, value),
     announce: (event) => {
       live.publish(event);
       if (event.type === 'run') notifier.remoteRunEnded(event.run);

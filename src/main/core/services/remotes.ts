@@ -14,6 +14,8 @@ import { type ServiceContext, isoNow } from './context';
 
 export interface RemotesDeps {
   reveal: (secretName: string) => string | undefined;
+  /** Stores a pasted key under its secret name: only once the remote it is for is accepted. */
+  storeSecret: (secretName: string, value: string) => void;
   /** Passes an event on as this Steward's own (the live stream, the desktop, notifications). */
   announce: (event: LiveEvent) => void;
   timing: RemoteTiming;
@@ -165,19 +167,26 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     await follower?.stop();
   }
 
-  function assertUsable(input: { url: string; apiKeyRef: string }, exceptId?: string): void {
-    if (store.secrets.get(input.apiKeyRef) === undefined) {
-      throw new AppError('invalid_field', `No secret named ${input.apiKeyRef} is stored: store the remote's API key first (PUT /api/secrets/${input.apiKeyRef}).`, { field: 'apiKeyRef' });
-    }
-    if (new URL(input.url).origin === new URL(context.baseUrl()).origin) {
+  /** What refuses an address whatever the key: this Steward itself, or one followed already. */
+  function assertAddress(url: string, exceptId?: string): void {
+    if (new URL(url).origin === new URL(context.baseUrl()).origin) {
       throw new AppError('invalid_field', 'That address is this Steward itself.', { field: 'url' });
     }
-    const same = store.remotes.byUrl(input.url);
-    if (same && same.id !== exceptId) throw new AppError('remote_exists', `${input.url} is already followed as “${same.name}” (${same.id}).`, { field: 'url' });
+    const same = store.remotes.byUrl(url);
+    if (same && same.id !== exceptId) throw new AppError('remote_exists', `${url} is already followed as “${same.name}” (${same.id}).`, { field: 'url' });
+  }
+
+  function assertUsable(input: { url: string; apiKeyRef: string; apiKey?: string | undefined }, exceptId?: string): void {
+    if (input.apiKey === undefined && store.secrets.get(input.apiKeyRef) === undefined) {
+      throw new AppError('invalid_field', `No secret named ${input.apiKeyRef} is stored: store the remote's API key first (PUT /api/secrets/${input.apiKeyRef}), or give it as apiKey.`, { field: 'apiKeyRef' });
+    }
+    assertAddress(input.url, exceptId);
   }
 
   /** A connection tested before it is added: with a stored secret, or a pasted key used for this check only. */
   async function check(input: { url: string; apiKeyRef?: string | undefined; apiKey?: string | undefined; name?: string }): Promise<RemoteCheck> {
+    // Said as Add would say it: a test never calls "connected" what Add then refuses.
+    assertAddress(input.url);
     const failed = (error: unknown): RemoteCheck => ({
       state: failureKind(error),
       version: null,
@@ -204,8 +213,9 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     list: (): Remote[] => store.remotes.list().map(present),
     get: (id: string): Remote => present(find(id)),
 
-    create(input: { name: string; url: string; apiKeyRef: string }): Remote {
+    create(input: { name: string; url: string; apiKeyRef: string; apiKey?: string | undefined }): Remote {
       assertUsable(input);
+      if (input.apiKey !== undefined) deps.storeSecret(input.apiKeyRef, input.apiKey);
       const at = isoNow(context);
       const record: RemoteRecord = { id: newId('rem'), name: input.name, url: input.url, apiKeyRef: input.apiKeyRef, createdAt: at, updatedAt: at };
       store.transaction(() => store.remotes.insert(record));

@@ -3,7 +3,7 @@
 import { type ReactElement, type ReactNode, cloneElement, useEffect, useId, useRef, useState } from 'react';
 import type { Memory, NotifyOverride } from '../../../shared/contract';
 import { ApiError } from '../lib/api';
-import { useRefusalFocus } from './form-errors';
+import { forgetOnEdit, noteSubject, useRefusalFocus, withLabel } from './form-errors';
 
 /**
  * Runs an action and keeps its error, so a form can show it next to the field it concerns. A form
@@ -14,13 +14,16 @@ export function useAction() {
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState(false);
   const refusal = useRefusalFocus<HTMLFormElement>();
+  useEffect(() => (error ? forgetOnEdit(error.message, () => setError(undefined)) : undefined), [error]);
   async function run<T>(action: () => Promise<T>): Promise<T | undefined> {
     setBusy(true);
     setError(undefined);
     try {
       return await action();
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError('internal_error', String(caught)));
+      const error = caught instanceof ApiError ? caught : new ApiError('internal_error', String(caught));
+      noteSubject(error.message, error.field);
+      setError(error);
       refusal.refused();
       return undefined;
     } finally {
@@ -48,7 +51,7 @@ export function Field(props: { label: string; error?: string | undefined; hint?:
       {cloneElement(props.children, { id, 'aria-describedby': notes || undefined, 'aria-invalid': props.error ? true : undefined })}
       {props.hint && <div className="hint" id={`${id}-hint`}>{props.hint}</div>}
       {props.warning && <div className="warning" role="status" id={`${id}-warning`}>{props.warning}</div>}
-      {props.error && <div className="error" role="alert" id={`${id}-error`}>{props.error}</div>}
+      {props.error && <div className="error" role="alert" id={`${id}-error`}>{withLabel(props.error, props.label)}</div>}
     </div>
   );
 }
@@ -57,16 +60,31 @@ export function ErrorLine({ message }: { message: string | undefined }) {
   return message ? <div className="error" role="alert">{message}</div> : null;
 }
 
-/** A button that asks once more, saying what will happen. */
+/**
+ * A button that asks once more, saying what will happen. The question takes the focus on its safe
+ * choice ("Keep it"); answered, the focus goes back to the button (or stays on the card, if the
+ * answer took the button away), never to the page's body.
+ */
 export function ConfirmButton(props: { label: string; question: string; confirm: string; onConfirm: () => void; danger?: boolean }) {
   const [asking, setAsking] = useState(false);
-  useEscape(asking, () => setAsking(false));
-  if (!asking) return <button className={props.danger ? 'danger' : undefined} onClick={() => setAsking(true)}>{props.label}</button>;
+  const keep = useRef<HTMLButtonElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const answered = useRef(false);
+  useEscape(asking, () => { answered.current = true; setAsking(false); });
+  useEffect(() => {
+    if (asking) keep.current?.focus();
+    else if (answered.current) button.current?.focus();
+  }, [asking]);
+  const answer = () => {
+    answered.current = true;
+    setAsking(false);
+  };
+  if (!asking) return <button ref={button} className={props.danger ? 'danger' : undefined} onClick={() => setAsking(true)}>{props.label}</button>;
   return (
     <span className="row" role="group" aria-label={props.question}>
       <span className="confirm-question">{props.question}</span>
-      <button className={props.danger ? 'danger' : 'primary'} onClick={() => { setAsking(false); props.onConfirm(); }}>{props.confirm}</button>
-      <button onClick={() => setAsking(false)}>Keep it</button>
+      <button className={props.danger ? 'danger' : 'primary'} onClick={() => { answer(); props.onConfirm(); }}>{props.confirm}</button>
+      <button ref={keep} onClick={answer}>Keep it</button>
     </span>
   );
 }

@@ -46,7 +46,7 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
     onDone();
   };
   return (
-    <form ref={action.formRef} className="card" aria-label={automation ? `Edit ${automation.name}` : 'New automation'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <form noValidate ref={action.formRef} className="card" aria-label={automation ? `Edit ${automation.name}` : 'New automation'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
         <input autoFocus value={name} onChange={(event) => { setName(event.target.value); action.clearFor('name'); }} placeholder="Morning triage" />
       </Field>

@@ -1,6 +1,6 @@
 // The pieces a command is edited with, shared by the agent editor and the MCP servers editor
 // (both run a program): its arguments one input each, and its environment as NAME=value lines.
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { agentEnvBaseText } from '../../../../shared/contract';
 
 /** Under an agent's environment: it is built, never Steward's own (agents/agent-environment.ts). */
@@ -9,8 +9,16 @@ export const agentEnvHint = `NAME=value, one per line. The agent gets only ${age
 /** A list of arguments, one input each, added and removed one at a time. */
 export function ArgsField({ label, args, onChange, error }: { label: string; args: string[]; onChange: (args: string[]) => void; error?: string | undefined }) {
   const id = useId();
+  const box = useRef<HTMLFieldSetElement>(null);
+  const adding = useRef(false);
+  useEffect(() => {
+    // The argument just added takes the focus: Add argument, then type.
+    if (!adding.current) return;
+    adding.current = false;
+    [...(box.current?.querySelectorAll<HTMLInputElement>('input') ?? [])].at(-1)?.focus();
+  }, [args.length]);
   return (
-    <fieldset className="args" aria-describedby={error ? `${id}-error` : undefined}>
+    <fieldset ref={box} className="args" aria-describedby={error ? `${id}-error` : undefined}>
       <legend>{label}</legend>
       {args.map((arg, index) => (
         <div className="row" key={index}>
@@ -18,7 +26,7 @@ export function ArgsField({ label, args, onChange, error }: { label: string; arg
           <button type="button" aria-label={`Remove argument ${index + 1}`} onClick={() => onChange(args.filter((_, at) => at !== index))}>Remove</button>
         </div>
       ))}
-      <button type="button" onClick={() => onChange([...args, ''])}>Add argument</button>
+      <button type="button" onClick={() => { adding.current = true; onChange([...args, '']); }}>Add argument</button>
       {error && <div className="error" role="alert" id={`${id}-error`}>{error}</div>}
     </fieldset>
   );

@@ -44,7 +44,7 @@ export function InstanceCard({ instance, remote, openAgent = false }: { instance
         <Avatar url={instance.avatarUrl} name={instance.name} />
         <div style={{ flex: 1, minWidth: 0 }}>
           {renaming ? (
-            <form className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { name }); setRenaming(false); }); }}>
+            <form noValidate className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { name }); setRenaming(false); }); }}>
               <input aria-label="New name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
               <button className="primary" type="submit">Save</button>
             </form>
@@ -73,7 +73,7 @@ export function InstanceCard({ instance, remote, openAgent = false }: { instance
         {!instance.isDefault && !instance.remoteDefault && <ConfirmButton label="Delete" danger question={remoteOne ? `Delete ${instance.name} on ${instance.fqdn}?` : `Delete ${instance.name}?`} confirm="Delete" onConfirm={() => void action.run(() => deleteInstance(instance.id))} />}
       </div>
       {editingAgent && <AgentEditor instance={instance} onDone={() => setEditingAgent(false)} />}
-      <form className="row" style={{ marginTop: 8 }} onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { avatarUrl }); setAvatarUrl(''); }); }}>
+      <form noValidate className="row" style={{ marginTop: 8 }} onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { avatarUrl }); setAvatarUrl(''); }); }}>
         <input aria-label={`Avatar URL for ${instance.name}`} placeholder="https://… avatar (empty: initials)" value={avatarUrl} onChange={(event) => setAvatarUrl(event.target.value)} />
         <button type="submit">Set avatar</button>
       </form>

@@ -12,6 +12,7 @@ import { SandboxFields, useSandboxDraft } from '../sandbox/SandboxFields';
 import { BudgetFields, useBudgetDraft } from '../reliability/BudgetFields';
 import { PermissionsFields, usePermissionsDraft } from '../approvals/PermissionsFields';
 import { ErrorLine, Field, useAction, useEscape } from '../../ui/widgets';
+import { useFocusOnOpen } from '../../ui/form-errors';
 
 export function NewInstance({ onDone }: { onDone: () => void }) {
   useEscape(true, onDone);
@@ -23,6 +24,7 @@ export function NewInstance({ onDone }: { onDone: () => void }) {
   const permissionsDraft = usePermissionsDraft(bypassPermissions);
   const [acceptsPromptsFrom, setAcceptsPromptsFrom] = useState<string[]>([]);
   const action = useAction();
+  useFocusOnOpen(action.formRef);
   const submit = () => {
     const sandbox = draft.ready();
     const budget = budgetDraft.ready();
@@ -34,7 +36,7 @@ export function NewInstance({ onDone }: { onDone: () => void }) {
     });
   };
   return (
-    <form ref={action.formRef} className="card" aria-label="New instance" onSubmit={(event) => { event.preventDefault(); submit(); }}>
+    <form noValidate ref={action.formRef} className="card" aria-label="New instance" onSubmit={(event) => { event.preventDefault(); submit(); }}>
       <Field label="Name" error={action.errorFor('name')}>
         <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Home server" />
       </Field>
@@ -63,6 +65,7 @@ export function AgentEditor({ instance, onDone }: { instance: Instance; onDone: 
   // An instance a remote Steward answered for may not know the field.
   const [acceptsPromptsFrom, setAcceptsPromptsFrom] = useState<string[]>(instance.acceptsPromptsFrom ?? []);
   const action = useAction();
+  useFocusOnOpen(action.formRef);
   const submit = () => {
     const sandbox = draft.ready();
     const budget = budgetDraft.ready();
@@ -74,7 +77,7 @@ export function AgentEditor({ instance, onDone }: { instance: Instance; onDone: 
     });
   };
   return (
-    <form ref={action.formRef} className="card nested" aria-label={`Agent of ${instance.name}`} onSubmit={(event) => { event.preventDefault(); submit(); }}>
+    <form noValidate ref={action.formRef} className="card nested" aria-label={`Agent of ${instance.name}`} onSubmit={(event) => { event.preventDefault(); submit(); }}>
       <AgentFields agent={agent} onChange={setAgent} errorFor={action.errorFor} />
       <SandboxFields sandbox={draft.sandbox} onChange={draft.setSandbox} errorFor={action.errorFor} problem={draft.problem} unavailable={cannotSandbox(instance) ? instance.statusReason : undefined} />
       <PermissionsFields permissions={permissionsDraft} agent={agent} errorFor={action.errorFor} />

@@ -1,8 +1,9 @@
 // The built-in agent's MCP servers as a list to edit: one in Settings (every built-in-agent run) and
 // one in the agent form of an openai instance (its own, added to those). Each server is a command
 // (arguments, environment) spoken to over stdio, or a Streamable HTTP URL whose headers take their
-// values from stored secrets. Changes go to `onChange`; the form around it saves them.
-import { useId, useState } from 'react';
+// values from stored secrets. Changes go to `onChange`; the form around it saves them. A server
+// still open in its form is not forgotten by that save: `pending` hands the list with it (checked).
+import { type MutableRefObject, useEffect, useId, useRef, useState } from 'react';
 import { type McpServerConfig, McpServerName } from '../../../../shared/contract';
 import { ArgsField, envText, parseEnv } from './ArgsField';
 import { SecretPicker } from '../settings/SecretPicker';
@@ -45,7 +46,7 @@ function HeadersField({ headers, onChange, error }: { headers: [string, string][
 }
 
 /** One server's fields; `Apply` hands it back once it looks right. */
-function ServerForm(props: { initial: McpServerConfig; others: McpServerConfig[]; onApply: (server: McpServerConfig) => void; onCancel: () => void }) {
+function ServerForm(props: { initial: McpServerConfig; others: McpServerConfig[]; onApply: (server: McpServerConfig) => void; onCancel: () => void; check: MutableRefObject<(() => McpServerConfig | undefined) | null> }) {
   useEscape(true, props.onCancel);
   const [server, setServer] = useState<McpServerConfig>(props.initial);
   const [env, setEnv] = useState(() => (props.initial.transport === 'stdio' ? envText(props.initial.env) : ''));
@@ -55,15 +56,23 @@ function ServerForm(props: { initial: McpServerConfig; others: McpServerConfig[]
   const problems = checked ? mcpServerProblems(built, props.others) : {};
   const switchTo = (transport: McpServerConfig['transport']) =>
     setServer(transport === 'stdio' ? { name: server.name, transport, command: '', enabled: server.enabled } : { name: server.name, transport, url: '', enabled: server.enabled });
-  const apply = () => {
+  /** The server as typed if it has no problem; otherwise undefined, its problems now shown. */
+  const check = () => {
     setChecked(true);
-    if (Object.keys(mcpServerProblems(built, props.others)).length === 0) props.onApply(built);
+    return Object.keys(mcpServerProblems(built, props.others)).length === 0 ? built : undefined;
   };
+  props.check.current = check;
+  const apply = () => {
+    const server = check();
+    if (server) props.onApply(server);
+  };
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
   return (
     <div className="card nested" role="group" aria-label={props.initial.name ? `MCP server ${props.initial.name}` : 'New MCP server'}>
       <div className="grid-2">
         <Field label="Server name" error={problems.name} hint="Its tools are named <name>__<tool>.">
-          <input className="mono" value={server.name} placeholder="github" onChange={(event) => setServer({ ...server, name: event.target.value })} />
+          <input ref={first} className="mono" value={server.name} placeholder="github" onChange={(event) => setServer({ ...server, name: event.target.value })} />
         </Field>
         <Field label="Transport">
           <select value={server.transport} onChange={(event) => switchTo(event.target.value as McpServerConfig['transport'])}>
@@ -100,10 +109,24 @@ function ServerForm(props: { initial: McpServerConfig; others: McpServerConfig[]
 }
 
 /** The list, with add, edit and remove; `field` is where the API reports its problems (`mcpServers`, `agent.mcpServers`). */
-export function McpServersEditor(props: { label: string; hint?: string; servers: McpServerConfig[]; onChange: (servers: McpServerConfig[]) => void; errorFor: (field: string) => string | undefined; field: string }) {
+export function McpServersEditor(props: { label: string; hint?: string; servers: McpServerConfig[]; onChange: (servers: McpServerConfig[]) => void; errorFor: (field: string) => string | undefined; field: string; pending?: MutableRefObject<(() => McpServerConfig[] | undefined) | null> }) {
   const { servers, onChange } = props;
   /** The index being edited; `servers.length` for a new one. */
   const [editing, setEditing] = useState<number | undefined>();
+  const check = useRef<(() => McpServerConfig | undefined) | null>(null);
+  const withOpen = (server: McpServerConfig, at: number) => (at < servers.length ? servers.map((each, index) => (index === at ? server : each)) : [...servers, server]);
+  if (props.pending) {
+    // What a save sends: the list with the server being edited, or nothing while that one has a problem.
+    props.pending.current = () => {
+      if (editing === undefined || !check.current) return servers;
+      const server = check.current();
+      if (!server) return undefined;
+      const list = withOpen(server, editing);
+      onChange(list);
+      setEditing(undefined);
+      return list;
+    };
+  }
   const headingId = useId();
   const listError = props.errorFor(props.field) && !servers.some((_, index) => props.errorFor(`${props.field}.${index}`)) ? props.errorFor(props.field) : undefined;
   return (
@@ -138,9 +161,10 @@ export function McpServersEditor(props: { label: string; hint?: string; servers:
           key={editing}
           initial={servers[editing] ?? { name: '', transport: 'stdio', command: '' }}
           others={servers.filter((_, at) => at !== editing)}
+          check={check}
           onCancel={() => setEditing(undefined)}
           onApply={(server) => {
-            onChange(editing < servers.length ? servers.map((each, at) => (at === editing ? server : each)) : [...servers, server]);
+            onChange(withOpen(server, editing));
             setEditing(undefined);
           }}
         />

@@ -132,7 +132,7 @@ export function Onboarding({ onStarted }: { onStarted: () => void }) {
       ) : (
         <SandboxIt instance={steward} />
       )}
-      <form ref={applying.formRef} aria-label={`Agent of ${steward.name}`} onSubmit={(event) => { event.preventDefault(); void apply(); }}>
+      <form noValidate ref={applying.formRef} aria-label={`Agent of ${steward.name}`} onSubmit={(event) => { event.preventDefault(); void apply(); }}>
         <fieldset className="choices">
           <legend>Agent</legend>
           {options.map(([value, label]) => (

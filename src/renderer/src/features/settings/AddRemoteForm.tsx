@@ -1,13 +1,14 @@
 // The form that adds a remote Steward: its name, its URL (checked with the contract's own rule),
 // its API key (a stored secret, or pasted and stored as a new one: the key stays in this Steward),
-// "Test connection" with what it found (a pasted key is tested as it is: nothing is stored until
-// Add), then Add.
+// "Test connection" with what it found (a pasted key is tested as it is; it is stored only if Add succeeds),
+// then Add.
 import { useState } from 'react';
 import { type RemoteCheck, remoteUrlProblem } from '../../../../shared/contract';
 import { useApp } from '../../lib/app-context';
 import { SecretPicker } from './SecretPicker';
 import { secretNameProblem } from './SecretsSettings';
 import { Badge, ErrorLine, Field, useAction, useEscape } from '../../ui/widgets';
+import { useFocusOnOpen } from '../../ui/form-errors';
 
 type KeySource = 'paste' | 'stored';
 
@@ -31,7 +32,7 @@ function CheckResult({ check }: { check: RemoteCheck }) {
 }
 
 export function AddRemoteForm({ onDone }: { onDone: () => void }) {
-  const { secrets, addRemote, checkRemote, putSecret, toast } = useApp();
+  const { secrets, addRemote, checkRemote, toast } = useApp();
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [urlLeft, setUrlLeft] = useState(false);
@@ -39,17 +40,14 @@ export function AddRemoteForm({ onDone }: { onDone: () => void }) {
   const [chosenSecret, setChosenSecret] = useState<string | undefined>();
   const [pastedKey, setPastedKey] = useState('');
   const [typedSecretName, setTypedSecretName] = useState<string | undefined>();
-  // The secret the pasted key was stored as by an Add that failed after, so another Add does not
-  // store it twice; and every name this form stored, which it may store again without a warning.
-  const [storedAs, setStoredAs] = useState<string | undefined>();
-  const [storedHere, setStoredHere] = useState<string[]>([]);
   const [checked, setChecked] = useState<'test' | 'add' | undefined>();
   const [check, setCheck] = useState<RemoteCheck | undefined>();
   const action = useAction();
+  useFocusOnOpen(action.formRef);
   useEscape(true, onDone);
 
   const newSecretName = typedSecretName ?? suggestedSecretName(name);
-  const replacing = !storedHere.includes(newSecretName) && secrets.some((secret) => secret.name === newSecretName);
+  const replacing = secrets.some((secret) => secret.name === newSecretName);
   const urlText = url.trim();
   const urlCheck = urlText === '' ? 'Enter its address, e.g. https://steward.example.com.' : remoteUrlProblem(urlText) && `The URL ${remoteUrlProblem(urlText)}.`;
   // A problem shows once the field is left or a button pressed, and follows the typing from then on.
@@ -65,21 +63,7 @@ export function AddRemoteForm({ onDone }: { onDone: () => void }) {
     set(value);
     setCheck(undefined);
   };
-  const editKey = <T,>(set: (value: T) => void) => edited((value: T) => {
-    set(value);
-    setStoredAs(undefined);
-  });
-
-  /** The secret holding the key: the chosen one, or the pasted key stored now (once). */
-  const keyRef = async (): Promise<string> => {
-    if (source === 'stored') return chosenSecret ?? '';
-    if (storedAs !== newSecretName) {
-      await putSecret(newSecretName, pastedKey);
-      setStoredAs(newSecretName);
-      setStoredHere((names) => [...names, newSecretName]);
-    }
-    return newSecretName;
-  };
+  const editKey = edited;
   const ready = (what: 'test' | 'add') => {
     setChecked(what);
     const keyBad = source === 'stored' ? !chosenSecret : pastedKey === '' || secretNameProblem(newSecretName) !== undefined;
@@ -93,14 +77,16 @@ export function AddRemoteForm({ onDone }: { onDone: () => void }) {
   };
   const add = async () => {
     if (!ready('add')) return action.refused();
-    const added = await action.run(async () => addRemote({ name: name.trim(), url: urlText, apiKeyRef: await keyRef() }));
+    // A pasted key goes with the add and is stored only if the remote is: a refused add stores nothing.
+    const key = source === 'stored' ? { apiKeyRef: chosenSecret ?? '' } : { apiKeyRef: newSecretName, apiKey: pastedKey };
+    const added = await action.run(async () => addRemote({ name: name.trim(), url: urlText, ...key }));
     if (!added) return;
     toast('success', `Following ${added.name}: its instances show in Instances.`);
     onDone();
   };
 
   return (
-    <form ref={action.formRef} className="card nested" aria-label="Add a remote Steward" onSubmit={(event) => { event.preventDefault(); void add(); }}>
+    <form noValidate ref={action.formRef} className="card nested" aria-label="Add a remote Steward" onSubmit={(event) => { event.preventDefault(); void add(); }}>
       <div className="grid-2">
         <Field label="Remote name" error={problems.name ?? action.errorFor('name')}>
           <input value={name} onChange={(event) => setName(event.target.value)} placeholder="Build server" />

@@ -18,7 +18,7 @@ export function ApiKeyForm({ onCreated }: { onCreated: (key: string) => void }) 
     toast('success', 'API key created.');
   };
   return (
-    <form ref={action.formRef} aria-label="New API key" onSubmit={(event) => { event.preventDefault(); void create(); }}>
+    <form noValidate ref={action.formRef} aria-label="New API key" onSubmit={(event) => { event.preventDefault(); void create(); }}>
       <div className="row wrap">
         <Field label="Key name" error={action.errorFor('name')}>
           <input placeholder="laptop, CI…" value={keyName} onChange={(event) => { setKeyName(event.target.value); action.clearFor('name'); }} />

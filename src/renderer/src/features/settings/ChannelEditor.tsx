@@ -51,7 +51,7 @@ export function ChannelEditor({ channel, onSaved, onCancel }: { channel?: Notifi
   };
 
   return (
-    <form ref={action.formRef} className="card nested" aria-label={channel ? `Edit ${channel.name}` : 'New notification channel'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <form noValidate ref={action.formRef} className="card nested" aria-label={channel ? `Edit ${channel.name}` : 'New notification channel'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <div className="grid-2">
         <Field label="Kind" hint={channel ? 'A channel keeps its kind; add another for a different one.' : undefined}>
           <select value={kind} disabled={channel !== undefined} onChange={(event) => setKind(event.target.value as ChannelKind)}>

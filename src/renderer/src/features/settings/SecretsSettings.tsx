@@ -53,7 +53,7 @@ export function SecretsSettings() {
         </table>
         </ScrollBox>
       )}
-      <form ref={action.formRef} aria-label="Store a secret" onSubmit={(event) => { event.preventDefault(); void save(); }}>
+      <form noValidate ref={action.formRef} aria-label="Store a secret" onSubmit={(event) => { event.preventDefault(); void save(); }}>
         <div className="grid-2">
           <Field label="Secret name" error={nameProblem ?? action.errorFor('name')}>
             <input className="mono" autoComplete="off" value={name} onChange={(event) => setName(event.target.value)} placeholder="OPENROUTER_KEY" />

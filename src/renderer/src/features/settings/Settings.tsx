@@ -2,7 +2,7 @@
 // desktop, and run notification channels), launch at login (desktop app only), runner limits,
 // activity retention, the tunnel, secrets, remote Stewards, API keys (what each scope allows; a new
 // key is shown once, with a copy button), and where the data lives. Saves are confirmed with a toast.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { type AgentConfig, type McpServerConfig, type NotificationPolicy, type SettingsPatch } from '../../../../shared/contract';
 import { AgentFields } from '../instances/AgentFields';
 import { McpServersEditor } from '../instances/McpServersEditor';
@@ -16,6 +16,7 @@ import { ConfirmButton, CopyButton, ErrorLine, Field, Time, useAction } from '..
 import { useApp } from '../../lib/app-context';
 import { inDesktopApp } from '../../lib/api';
 import { ScrollBox } from '../../ui/ScrollBox';
+import { useRefusalFocus } from '../../ui/form-errors';
 
 const tunnelPollMs = 2_000;
 
@@ -37,6 +38,8 @@ export function Settings() {
   const [newKey, setNewKey] = useState<string | undefined>();
   const [problems, setProblems] = useState<Record<string, string | undefined>>({});
   const action = useAction();
+  const mcpPending = useRef<(() => McpServerConfig[] | undefined) | null>(null);
+  const mcpRefusal = useRefusalFocus<HTMLDivElement>();
   useEffect(() => setAgent(settings?.defaultAgent), [settings?.defaultAgent]);
   useEffect(() => setMcpServers(settings?.mcpServers ?? []), [settings?.mcpServers]);
   useEffect(() => {
@@ -82,9 +85,10 @@ export function Settings() {
         {agent && <AgentFields agent={agent} onChange={setAgent} errorFor={(field) => action.errorFor(field.replace(/^agent/, 'defaultAgent'))} />}
         <button className="primary" onClick={() => void save({ defaultAgent: agent }, 'Agent for new instances')}>Save agent</button>
       </div>
-      <div className="card">
+      <div className="card" ref={mcpRefusal.ref}>
         <h3>MCP servers</h3>
         <McpServersEditor
+          pending={mcpPending}
           label="Servers of the built-in agent"
           hint="Every built-in (OpenAI-compatible) agent run starts them and may call their tools; an instance can add its own. One that cannot start is a line in the run, not a failure."
           servers={mcpServers}
@@ -92,7 +96,11 @@ export function Settings() {
           errorFor={action.errorFor}
           field="mcpServers"
         />
-        <button className="primary" onClick={() => void save({ mcpServers }, 'MCP servers')}>Save MCP servers</button>
+        <button className="primary" onClick={() => {
+          const servers = mcpPending.current ? mcpPending.current() : mcpServers;
+          if (servers) void save({ mcpServers: servers }, 'MCP servers');
+          else mcpRefusal.refused();
+        }}>Save MCP servers</button>
       </div>
       <div className="card">
         <h3>Notifications and automations</h3>

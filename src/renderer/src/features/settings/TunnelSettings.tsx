@@ -74,7 +74,7 @@ export function TunnelSettings() {
   const save = async () => {
     const problems = tunnelProblems(draft);
     setShown(problems);
-    if (Object.keys(problems).length > 0) return;
+    if (Object.keys(problems).length > 0) return action.refused();
     const done = await action.run(async () => configureTunnel(configOf(draft)).then(() => true));
     toast(done === undefined ? 'failure' : 'success', done === undefined ? 'The tunnel was not saved.' : 'Tunnel saved.');
   };
@@ -95,7 +95,7 @@ export function TunnelSettings() {
         </div>
       )}
       {tunnel?.reason && <div className="error" role="alert">{tunnel.reason}</div>}
-      <form aria-label="Tunnel" onSubmit={(event) => { event.preventDefault(); void save(); }} style={{ marginTop: 10 }}>
+      <form noValidate ref={action.formRef} aria-label="Tunnel" onSubmit={(event) => { event.preventDefault(); void save(); }} style={{ marginTop: 10 }}>
         <Field label="Provider" error={action.errorFor('provider')}>
           <select value={draft.provider} onChange={(event) => { setDraft({ provider: event.target.value }); setShown({}); action.clear(); }}>
             {(Object.keys(providerNames) as Provider[]).map((each) => <option key={each} value={each}>{providerNames[each]}</option>)}

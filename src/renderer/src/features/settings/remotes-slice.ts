@@ -12,7 +12,7 @@ export interface RemotesSlice {
   /** Whether a remote at `url` accepts the key in the secret `apiKeyRef`, before it is added. */
   /** A test before adding, with a stored secret or a pasted key (which the test does not store). */
   checkRemote: (url: string, key: { apiKeyRef: string } | { apiKey: string }) => Promise<RemoteCheck>;
-  addRemote: (body: { name: string; url: string; apiKeyRef: string }) => Promise<Remote>;
+  addRemote: (body: { name: string; url: string; apiKeyRef: string; apiKey?: string }) => Promise<Remote>;
   deleteRemote: (id: string) => Promise<void>;
   /** From a live event: the remote as it is now, or gone with its instances. */
   remoteChanged: (id: string) => Promise<void>;
@@ -35,6 +35,8 @@ export const remotesSlice: Slice<RemotesSlice> = (set, get) => {
     async addRemote(body) {
       const { remote } = await get().client.call('remotes.create', { body });
       put(remote);
+      // A pasted key was stored with it: the secrets list shows it.
+      if (body.apiKey !== undefined) void get().loadSecrets().catch(() => undefined);
       return remote;
     },
     async deleteRemote(id) {

@@ -12,6 +12,7 @@ import { type ShownCheck, SignatureField, signatureOf } from './SignatureField';
 import { RetryFields, useRetryDraft } from '../reliability/RetryFields';
 import { ApprovalFields, useApprovalDraft } from '../approvals/ApprovalFields';
 import { ErrorLine, Field, MemoryField, NotifyField, useAction, useEscape } from '../../ui/widgets';
+import { useFocusOnOpen } from '../../ui/form-errors';
 
 const genericTemplate = 'A delivery arrived:\n\n{{payload}}';
 const templateOf = (sender: Sender) => senderPresets[sender].promptTemplate ?? genericTemplate;
@@ -37,6 +38,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   const retryDraft = useRetryDraft(webhook?.retry ?? noRetry);
   const approvalDraft = useApprovalDraft(webhook?.approval ?? noApproval);
   const action = useAction();
+  useFocusOnOpen(action.formRef);
 
   const chooseSender = (next: Sender) => {
     // A template, or a scheme, still as the last preset left it follows the new preset.
@@ -80,7 +82,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   const usesThePayload = usesPayload(parseTemplate(promptTemplate).value);
   const fields = ['name', 'promptTemplate', 'instanceId', 'notify', 'memory', 'maxPayloadBytes', 'filter', 'signature', 'sender', 'retry', 'approval'];
   return (
-    <form ref={action.formRef} className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <form noValidate ref={action.formRef} className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
         <input value={name} onChange={(event) => { setName(event.target.value); action.clearFor('name'); }} placeholder="GitHub pushes" />
       </Field>
