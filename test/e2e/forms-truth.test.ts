@@ -143,6 +143,9 @@ describe.skipIf(skip)('forms that tell the truth', () => {
     await env.fill('NOT A VAR=x');
     await form.getByRole('button', { name: 'Create instance' }).click();
     await expect.poll(() => errorText(env)).toBe('Environment: "NOT A VAR" is not a variable name: letters, digits and _, not starting with a digit.');
+    // A line without "=" is said at the field as it is typed, not dropped without a word.
+    await env.fill('GOOD=1\nJUSTANAME');
+    await expect.poll(() => errorText(env)).toBe('This line has no "=" and is not used: "JUSTANAME". Write NAME=value.');
     await form.getByRole('button', { name: 'Cancel' }).click();
   });
 

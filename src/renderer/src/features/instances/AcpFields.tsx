@@ -2,7 +2,7 @@
 // (the ones that start its ACP mode), its environment, and Steward's tools.
 import { useId, useState } from 'react';
 import type { AgentConfig } from '../../../../shared/contract';
-import { ArgsField, agentEnvHint, envText, parseEnv } from './ArgsField';
+import { ArgsField, agentEnvHint, envLeftOut, envText, parseEnv } from './ArgsField';
 import { Field } from '../../ui/widgets';
 
 type AcpAgent = Extract<AgentConfig, { provider: 'acp' }>;
@@ -16,7 +16,7 @@ export function AcpFields({ agent, onChange, errorFor }: { agent: AcpAgent; onCh
         <input className="mono" value={agent.command} onChange={(event) => onChange({ ...agent, command: event.target.value })} />
       </Field>
       <ArgsField label="Arguments" args={agent.args ?? []} onChange={(args) => onChange({ ...agent, args: args.length > 0 ? args : undefined })} error={errorFor('agent.args')} />
-      <Field label="Environment" error={errorFor('agent.env')} hint={agentEnvHint}>
+      <Field label="Environment" error={errorFor('agent.env') ?? envLeftOut(env)} hint={agentEnvHint}>
         <textarea className="mono short" value={env} onChange={(event) => { setEnv(event.target.value); onChange({ ...agent, env: parseEnv(event.target.value) }); }} />
       </Field>
       <div className="field">

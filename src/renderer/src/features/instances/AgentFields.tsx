@@ -5,7 +5,7 @@
 import { useId, useState } from 'react';
 import { type AgentConfig, commandPresets, defaultOpenAiBaseUrl } from '../../../../shared/contract';
 import { AcpFields } from './AcpFields';
-import { ArgsField, agentEnvHint, envText, parseEnv } from './ArgsField';
+import { ArgsField, agentEnvHint, envLeftOut, envText, parseEnv } from './ArgsField';
 import { McpServersEditor } from './McpServersEditor';
 import { SecretPicker } from '../settings/SecretPicker';
 import { Field } from '../../ui/widgets';
@@ -67,7 +67,7 @@ function CommandFields({ agent, onChange, errorFor }: { agent: CommandAgent; onC
           </div>
         </div>
       )}
-      <Field label="Environment" error={errorFor('agent.env')} hint={`${agentEnvHint} E.g. IS_SANDBOX=1 for Claude Code run as root.`}>
+      <Field label="Environment" error={errorFor('agent.env') ?? envLeftOut(env)} hint={`${agentEnvHint} E.g. IS_SANDBOX=1 for Claude Code run as root.`}>
         <textarea className="mono short" value={env} onChange={(event) => { setEnv(event.target.value); onChange({ ...agent, env: parseEnv(event.target.value) }); }} />
       </Field>
       <div className="field">

@@ -34,6 +34,13 @@ export function ArgsField({ label, args, onChange, error }: { label: string; arg
 
 export const envText = (env: Record<string, string> | undefined) => Object.entries(env ?? {}).map(([name, value]) => `${name}=${value}`).join('\n');
 
+/** Lines parseEnv leaves out (no `=`), said at the field rather than dropped without a word. */
+export function envLeftOut(text: string): string | undefined {
+  const left = text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.includes('='));
+  if (left.length === 0) return undefined;
+  return `${left.length === 1 ? 'This line has' : 'These lines have'} no "=" and ${left.length === 1 ? 'is' : 'are'} not used: ${left.map((line) => `"${line.slice(0, 40)}"`).join(', ')}. Write NAME=value.`;
+}
+
 export function parseEnv(text: string): Record<string, string> | undefined {
   const entries = text
     .split('\n')

@@ -5,7 +5,7 @@
 // still open in its form is not forgotten by that save: `pending` hands the list with it (checked).
 import { type MutableRefObject, useEffect, useId, useRef, useState } from 'react';
 import { type McpServerConfig, McpServerName } from '../../../../shared/contract';
-import { ArgsField, envText, parseEnv } from './ArgsField';
+import { ArgsField, envLeftOut, envText, parseEnv } from './ArgsField';
 import { SecretPicker } from '../settings/SecretPicker';
 import { Field, useEscape } from '../../ui/widgets';
 
@@ -87,7 +87,7 @@ function ServerForm(props: { initial: McpServerConfig; others: McpServerConfig[]
             <input className="mono" value={server.command} placeholder="npx" onChange={(event) => setServer({ ...server, command: event.target.value })} />
           </Field>
           <ArgsField label="Arguments" args={server.args ?? []} onChange={(args) => setServer({ ...(server), args: args.length > 0 ? args : undefined })} />
-          <Field label="Environment" hint="NAME=value, one per line; added to PATH, HOME and a few more.">
+          <Field label="Environment" error={envLeftOut(env)} hint="NAME=value, one per line; added to PATH, HOME and a few more.">
             <textarea className="mono short" value={env} onChange={(event) => { setEnv(event.target.value); setServer({ ...(server), env: parseEnv(event.target.value) }); }} />
           </Field>
         </>
