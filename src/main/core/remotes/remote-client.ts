@@ -47,6 +47,8 @@ export function searchOf(query: Record<string, unknown> | undefined): string {
 function networkCause(error: unknown): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return 'no answer in time';
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  // fetch refuses to dial ports on the browsers' blocked list (1, 22, 25, 6000 …) before any network.
+  if (cause?.message === 'bad port') return 'fetch will not dial this port (one browsers block, such as 1, 22, 25 or 6000): serve the remote Steward on another port';
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
