@@ -30,8 +30,8 @@ function wholeNumber(text: string, min: number, max: number, allowEmpty: boolean
 
 export function Settings() {
   const { settings, apiKeys, updateSettings, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, loadChannels, loadRemotes, toast } = useApp();
-  // The cards from the channels down wait for their lists: a list that arrived late would push
-  // every card below it down (a layout shift), while cards that appear below nothing move nothing.
+  // The page waits for its lists (secrets, channels, the tunnel, remotes) and shows itself whole: a
+  // list that arrived late would grow its card and push every card below it (a layout shift).
   const [listsLoaded, setListsLoaded] = useState(false);
   const [agent, setAgent] = useState<AgentConfig | undefined>(settings?.defaultAgent);
   const [mcpServers, setMcpServers] = useState<McpServerConfig[]>(settings?.mcpServers ?? []);
@@ -52,7 +52,7 @@ export function Settings() {
     const timer = setInterval(() => void loadTunnel().catch(() => undefined), tunnelPollMs);
     return () => clearInterval(timer);
   }, [connecting, loadTunnel]);
-  if (!settings) return <div className="hint">Loading…</div>;
+  if (!settings || !listsLoaded) return <div className="hint">Loading…</div>;
   const desktop = inDesktopApp();
   const save = async (patch: SettingsPatch, what: string) => {
     const done = await action.run(async () => updateSettings(patch).then(() => true));
@@ -125,46 +125,44 @@ export function Settings() {
         {numberField('activity.retentionLines', 'Activity lines kept per instance (empty: all)', settings.activity.retentionLines, 1, Infinity, (value) => ({ activity: { retentionLines: value } }))}
         {numberField('activity.retentionDays', 'Days of activity kept (empty: all)', settings.activity.retentionDays, 1, Infinity, (value) => ({ activity: { retentionDays: value } }))}
       </div>
-      {listsLoaded && (<>
-        <NotificationChannels />
-        <TunnelSettings key={tunnel ? 'loaded' : 'loading'} />
-        <SecretsSettings />
-        <RemoteStewards />
-        <div className="card">
-          <h3>API keys</h3>
-          <ApiKeyForm onCreated={setNewKey} />
-          <KeyScopes />
-          {newKey && (
-            <div className="card nested row wrap" role="status">
-              <span>Copy this key now; it is not shown again:</span> <code data-testid="new-key">{newKey}</code>
-              <CopyButton text={newKey} label="Copy key" />
-              <button type="button" onClick={() => setNewKey(undefined)}>Done</button>
-            </div>
-          )}
-          <ScrollBox label="API keys, the table">
-          <table style={{ marginTop: 8 }} aria-label="API keys">
-            <tbody>
-              {apiKeys.map((key) => (
-                <tr key={key.id}>
-                  <td>{key.name}</td>
-                  <td className="mono">{key.preview}…</td>
-                  <td>{key.scope}</td>
-                  <td className="hint">last used <Time iso={key.lastUsedAt} /></td>
-                  <td><ConfirmButton label="Revoke" danger question="Revoke it? Whatever uses it stops at once." confirm="Revoke" onConfirm={() => void action.run(() => revokeApiKey(key.id))} /></td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          </ScrollBox>
-        </div>
-        {system && (
-          <div className="card">
-            <h3>This Steward</h3>
-            <div>Version {system.version} · API <code>{system.apiUrl}</code></div>
-            <div>Data folder <code>{system.dataDir}</code></div>
+      <NotificationChannels />
+      <TunnelSettings key={tunnel ? 'loaded' : 'loading'} />
+      <SecretsSettings />
+      <RemoteStewards />
+      <div className="card">
+        <h3>API keys</h3>
+        <ApiKeyForm onCreated={setNewKey} />
+        <KeyScopes />
+        {newKey && (
+          <div className="card nested row wrap" role="status">
+            <span>Copy this key now; it is not shown again:</span> <code data-testid="new-key">{newKey}</code>
+            <CopyButton text={newKey} label="Copy key" />
+            <button type="button" onClick={() => setNewKey(undefined)}>Done</button>
           </div>
         )}
-      </>)}
+        <ScrollBox label="API keys, the table">
+        <table style={{ marginTop: 8 }} aria-label="API keys">
+          <tbody>
+            {apiKeys.map((key) => (
+              <tr key={key.id}>
+                <td>{key.name}</td>
+                <td className="mono">{key.preview}…</td>
+                <td>{key.scope}</td>
+                <td className="hint">last used <Time iso={key.lastUsedAt} /></td>
+                <td><ConfirmButton label="Revoke" danger question="Revoke it? Whatever uses it stops at once." confirm="Revoke" onConfirm={() => void action.run(() => revokeApiKey(key.id))} /></td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        </ScrollBox>
+      </div>
+      {system && (
+        <div className="card">
+          <h3>This Steward</h3>
+          <div>Version {system.version} · API <code>{system.apiUrl}</code></div>
+          <div>Data folder <code>{system.dataDir}</code></div>
+        </div>
+      )}
     </section>
   );
 }
