@@ -185,8 +185,10 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
 
   /** A connection tested before it is added: with a stored secret, or a pasted key used for this check only. */
   async function check(input: { url: string; apiKeyRef?: string | undefined; apiKey?: string | undefined; name?: string }): Promise<RemoteCheck> {
-    // Said as Add would say it: a test never calls "connected" what Add then refuses.
-    assertAddress(input.url);
+    // Said as Add would say it: a test never calls "connected" what Add then refuses. A remote
+    // followed already is checked with its own key as it is (steward remotes add/list do).
+    const followed = store.remotes.byUrl(input.url);
+    assertAddress(input.url, followed && followed.apiKeyRef === input.apiKeyRef ? followed.id : undefined);
     const failed = (error: unknown): RemoteCheck => ({
       state: failureKind(error),
       version: null,
