@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
+import { buildWebUi, launchChromium, loginLinkOf, pageApi } from '../support/browser';
 import { tempDir } from '../support/core';
 import { type Server, startDaemon } from '../support/processes';
 import { lacks } from '../support/requirements';
@@ -19,12 +19,7 @@ let origin: string;
 let dataDir: string;
 let webRoot: string;
 
-async function api<T = Record<string, never>>(method: string, route: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, route, body }) => (await fetch(route, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>,
-    { method, route, body },
-  );
-}
+const api = pageApi(() => page);
 
 beforeAll(async () => {
   if (skip) return;

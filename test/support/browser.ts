@@ -3,7 +3,7 @@
 // (requirements.ts).
 import fs from 'node:fs';
 import path from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, type Page, chromium } from 'playwright-core';
 import { build } from 'vite';
 import { tempDir } from './core';
 import { type Server, root } from './processes';
@@ -35,4 +35,13 @@ export async function launchChromium(): Promise<{ context: BrowserContext; close
       fs.rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** A call of the API through a logged-in tab (its session cookie is the credential), to seed data or check what a click did. */
+export function pageApi(page: () => Page) {
+  return <T = Record<string, never>>(method: string, route: string, body?: unknown): Promise<T> =>
+    page().evaluate(
+      async ({ method, route, body }) => (await fetch(route, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>,
+      { method, route, body },
+    );
 }
