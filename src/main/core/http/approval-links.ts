@@ -12,6 +12,7 @@ import type { ApprovalRecord } from '../store/repositories/approvals';
 import type { Services } from '../services';
 import { approvalLinkPath } from '../services/approvals';
 import { toAppError } from './errors';
+import { AppError } from '../../../shared/errors';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -107,11 +108,14 @@ export function registerApprovalLinks(app: FastifyInstance, services: Services, 
       const found = services.approvals.byLink(request.params.token);
       if (!found) return unknown(reply);
       if (found.record.status !== 'pending') return decided(reply, found.record, now());
-      const answer = request.body?.answer;
-      if (found.decision === 'allow' && found.record.detail.options && (answer === undefined || !found.record.detail.options.includes(answer))) {
-        return page(reply, 400, found.record.title, `<p>Pick one of the options the agent offered.</p>${details(found.record, now(), found.asker)}${decisionForm(found.record, 'allow')}`);
+      let result: NonNullable<ReturnType<typeof services.approvals.decideByLink>>;
+      try {
+        result = services.approvals.decideByLink(request.params.token, request.body?.answer)!;
+      } catch (error) {
+        // No option picked (or one the agent did not offer): the question again, with its buttons.
+        if (!(error instanceof AppError) || error.code !== 'invalid_field') throw error;
+        return page(reply, 400, found.record.title, `<p>${escape(error.message)}</p>${details(found.record, now(), found.asker)}${decisionForm(found.record, 'allow')}`);
       }
-      const result = services.approvals.decideByLink(request.params.token, answer)!;
       // A decision elsewhere a moment before this one shows as the 410 page.
       if (result.record.decidedBy !== 'link') return decided(reply, result.record, now());
       const { record } = result;
