@@ -23,7 +23,7 @@ describe('MCP servers in Settings', () => {
     const { store, disconnect } = connectStore(t);
     await Promise.all([store.getState().loadSettings(), store.getState().loadSecrets()]);
     renderWith(store, <><Settings /><Toasts /></>);
-    const card = screen.getByRole('heading', { name: 'MCP servers' }).parentElement!;
+    const card = (await screen.findByRole('heading', { name: 'MCP servers' })).parentElement!;
 
     fireEvent.click(within(card).getByRole('button', { name: 'Add MCP server' }));
     let editor = within(card).getByRole('group', { name: 'New MCP server' });

@@ -211,7 +211,7 @@ describe('the notification settings', () => {
     const { store, disconnect } = connectStore(t);
     await store.getState().loadSettings();
     renderWith(store, <Settings />);
-    type(screen.getByLabelText('Notify me when a run finishes'), 'attention');
+    type(await screen.findByLabelText('Notify me when a run finishes'), 'attention');
     await waitFor(async () => expect((await t.api('GET', '/api/settings')).body.settings.notifications.on).toBe('attention'));
     const after = screen.getByLabelText('Call an automation failing after this many failed runs in a row');
     expect((after as HTMLInputElement).value).toBe('3');
