@@ -4,9 +4,10 @@
 // automation's spend, day by day in its timezone, with its average and forecast.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enqueueRun } from '../../src/main/core/services/run-queue';
-import type { Automation, Outcome, RunStatus, Spend } from '../../src/shared/contract';
+import type { Automation, Outcome, Spend } from '../../src/shared/contract';
 import { ManualClock } from '../support/clock';
 import { type TestCore, request, startTestCore } from '../support/core';
+import type { EndedStatus } from '../../src/main/core/store/repositories/runs';
 
 let t: TestCore;
 let instanceId: string;
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A finished run of an automation (or of none) as its agent left it: created at `at`, with what it reported. */
-function seed(at: string, fields: { automation?: Automation; status?: RunStatus; costUsd?: number | null; tokens?: number | null; outcome?: Outcome }): void {
+function seed(at: string, fields: { automation?: Automation; status?: EndedStatus; costUsd?: number | null; tokens?: number | null; outcome?: Outcome }): void {
   const { store } = t.core;
   store.transaction(() => {
     const { automation } = fields;
@@ -26,6 +27,7 @@ function seed(at: string, fields: { automation?: Automation; status?: RunStatus;
     const tokens = fields.tokens ?? null;
     store.runs.setUsage(run.id, { costUsd: fields.costUsd ?? null, inputTokens: tokens, outputTokens: tokens === null ? null : 0 });
     if (fields.outcome) store.runs.setOutcome(run.id, fields.outcome, null);
+    store.runs.claim(run.id, at);
     store.runs.finish(run.id, fields.status ?? 'succeeded', at, null, null);
   });
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEvent, Run } from '../../src/shared/contract';
 import { chainAfter } from '../../src/main/core/runner/chains';
 import { enqueueRun } from '../../src/main/core/services/run-queue';
+import type { EndedStatus } from '../../src/main/core/store/repositories/runs';
 import { type TestCore, startTestCore } from '../support/core';
 import { settled } from '../support/runs';
 
@@ -152,7 +153,8 @@ describe('a retried run', () => {
     const record = store.automations.get(a)!;
     const at = new Date();
     const request = { instanceId: idle, threadId: record.threadId, source: 'automation' as const, sourceId: a, prompt: 'x' };
-    const ended = (run: Run, status: Run['status']): Run => {
+    const ended = (run: Run, status: EndedStatus): Run => {
+      store.runs.claim(run.id, at.toISOString());
       store.runs.finish(run.id, status, at.toISOString(), null, null);
       return store.runs.get(run.id)!;
     };

@@ -3,7 +3,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../src/main/core/handlers';
 import { buildHttpApp } from '../../src/main/core/http/app';
 import { silentLogger } from '../../src/main/core/logger';
 import { type TestCore, startTestCore } from '../support/core';
@@ -99,8 +98,7 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('is not served by the triggers-only listener the tunnel forwards to', async () => {
-    const handlers = createHandlers(t.core.services, { version: '0', startedAt: Date.now(), openApiDocument: () => ({}), dataDir: t.dataDir, apiUrl: () => t.url });
-    const triggersOnly = await buildHttpApp(t.core.services, handlers, silentLogger(), { triggersOnly: true });
+    const triggersOnly = await buildHttpApp({ services: t.core.services, dispatch: t.core.dispatch, logger: silentLogger() }, { triggersOnly: true });
     try {
       const response = await triggersOnly.inject({ method: 'POST', url: '/mcp', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, payload: '{}' });
       expect(response.statusCode).toBe(404);

@@ -4,7 +4,6 @@
 // most so many connections (429 for the next). The timeout is shortened here; users get 20 s,
 // checked every 5 s, so a stalled body is gone within 25 s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../src/main/core/handlers';
 import { buildHttpApp } from '../../src/main/core/http/app';
 import { defaultHttpLimits } from '../../src/main/core/http/limits';
 import { silentLogger } from '../../src/main/core/logger';
@@ -44,8 +43,7 @@ describe('a request whose body stalls', () => {
   });
 
   it('is answered 408 and closed on the triggers-only listener', async () => {
-    const handlers = createHandlers(t.core.services, { version: '0', startedAt: Date.now(), openApiDocument: () => ({}), dataDir: t.dataDir, apiUrl: () => t.url });
-    const triggersOnly = await buildHttpApp(t.core.services, handlers, silentLogger(), { triggersOnly: true, limits });
+    const triggersOnly = await buildHttpApp({ services: t.core.services, dispatch: t.core.dispatch, logger: silentLogger() }, { triggersOnly: true, limits });
     await triggersOnly.listen({ host: '127.0.0.1', port: 0 });
     try {
       const { port } = triggersOnly.server.address() as { port: number };

@@ -33,6 +33,7 @@ const runsOf = (id: string) => store.runs.list({ sourceId: id, limit: 500 }).rev
 function finishAll(costUsd: number | null, tokens = 0): void {
   for (const run of store.runs.list({ status: 'queued', limit: 500 })) {
     store.runs.setUsage(run.id, { costUsd, inputTokens: tokens, outputTokens: 0 });
+    store.runs.claim(run.id, clock.now().toISOString());
     store.runs.finish(run.id, 'succeeded', clock.now().toISOString(), null, null);
   }
 }

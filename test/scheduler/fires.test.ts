@@ -40,6 +40,7 @@ const notices = () =>
 function finishRuns(id: string, status: 'succeeded' | 'failed'): void {
   store.transaction(() => {
     for (const run of store.runs.list({ sourceId: id, limit: 500 }).filter((each) => each.status === 'queued' || each.status === 'running')) {
+      store.runs.claim(run.id, clock.now().toISOString());
       store.runs.finish(run.id, status, clock.now().toISOString(), status === 'failed' ? 'exit 1' : null, null);
       afterRun(store, store.runs.get(run.id)!, clock.now());
     }

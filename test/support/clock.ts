@@ -31,6 +31,11 @@ export class ManualClock implements Clock {
   }
 
   /** Moves time forward to `target`, firing every timer that falls due on the way, in order. */
+  /** How many timers are armed and not yet rung or cleared. */
+  get pendingTimers(): number {
+    return this.timers.length;
+  }
+
   advanceTo(target: string | Date): void {
     const end = new Date(target).getTime();
     for (;;) {

@@ -5,8 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { acquireDataLock } from './data-lock';
 import { type Dispatch, createDispatch } from './dispatch';
-import { type Handlers, createHandlers } from './handlers';
+import { createHandlers } from './handlers';
 import { buildHttpApp } from './http/app';
+import { createLifetime } from './lifetime';
 import { type HttpLimits, defaultHttpLimits } from './http/limits';
 import { buildOpenApiDocument } from './http/openapi';
 import { type Logger, createLogger } from './logger';
@@ -74,101 +75,83 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   const logger = options.logger ?? createLogger();
   const dataDir = path.resolve(options.dataDir);
   ensurePrivateDir(dataDir);
-  const lock = (options.lockDataDir ?? options.listen !== false) ? acquireDataLock(dataDir) : undefined;
-  let store: Store;
-  try {
-    store = openStore(path.join(dataDir, 'steward.db'), { nativeBinding: options.nativeBinding });
-  } catch (error) {
-    lock?.release();
-    throw error;
+  const life = createLifetime(logger);
+  if (options.lockDataDir ?? options.listen !== false) {
+    const lock = acquireDataLock(dataDir);
+    life.hold('data folder lock', () => lock.release());
   }
+  let store: Store | undefined;
+  await life.start('store', () => {
+    const opened = openStore(path.join(dataDir, 'steward.db'), { nativeBinding: options.nativeBinding });
+    store = opened;
+    return () => opened.close();
+  });
   let url = httpUrl(host, options.port ?? defaultPort);
   const clock = options.clock ?? systemClock;
   const limits: HttpLimits = { ...defaultHttpLimits, ...options.httpLimits };
-  let handlers: Handlers | undefined;
-  let dispatch: Dispatch | undefined;
-  const services: Services = createServices({
-    store,
-    clock,
-    now: () => clock.now(),
-    logger,
-    dataDir,
-    baseUrl: () => url,
-    notificationTiming: options.notificationTiming,
-    remoteTiming: options.remoteTiming,
-    startTriggerListener: async () => {
-      const triggersOnly = await buildHttpApp(services, handlers!, logger, { triggersOnly: true, limits });
-      await triggersOnly.listen({ host: '127.0.0.1', port: 0 });
-      const address = triggersOnly.server.address();
-      return { port: typeof address === 'object' && address ? address.port : 0, close: () => triggersOnly.close() };
-    },
-  });
-  let app: FastifyInstance | undefined;
   try {
+    const services: Services = createServices({
+      store: store!,
+      clock,
+      now: () => clock.now(),
+      logger,
+      dataDir,
+      baseUrl: () => url,
+      notificationTiming: options.notificationTiming,
+      remoteTiming: options.remoteTiming,
+      // The tunnel forwards to a listener of trigger routes only, built from the same services and
+      // operations as the API (`api`, made below: a tunnel starts only once the core has).
+      startTriggerListener: async () => {
+        const triggersOnly = await buildHttpApp(api, { triggersOnly: true, limits });
+        await triggersOnly.listen({ host: '127.0.0.1', port: 0 });
+        const address = triggersOnly.server.address();
+        return { port: typeof address === 'object' && address ? address.port : 0, close: () => triggersOnly.close() };
+      },
+    });
     services.instances.ensureDefault();
     let openApiDocument: Record<string, unknown> | undefined;
-    handlers = createHandlers(services, {
+    const handlers = createHandlers(services, {
       version,
       startedAt: Date.now(),
       openApiDocument: () => (openApiDocument ??= buildOpenApiDocument(version)),
       dataDir,
       apiUrl: () => url,
     });
-    dispatch = createDispatch(handlers, { route: services.route, reach: services.runKeyReach });
-    services.runner.useDispatch(dispatch);
-    app = await buildHttpApp(services, handlers, logger, { limits, web: { webRoot: options.webRoot, allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()) } });
-    if (options.listen !== false) {
+    const dispatch = createDispatch(handlers, { route: services.route, reach: services.runKeyReach });
+    const api = { services, dispatch, logger };
+    const app = await buildHttpApp(api, { limits, web: { webRoot: options.webRoot, allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()) } });
+    await life.start('http', async () => {
+      // In-flight requests get a grace period to finish; a client that stalls mid-request does
+      // not hold the shutdown hostage.
+      const close = async () => {
+        const cutOff = setTimeout(() => app.server.closeAllConnections(), closeGraceMs);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(cutOff);
+        }
+      };
+      if (options.listen === false) return close;
       await app.listen({ host, port: options.port ?? defaultPort });
       const address = app.server.address();
       if (address && typeof address === 'object') url = httpUrl(host, address.port);
-      // Before the runner, so runs it marks interrupted at start notify too.
-      services.notifications.start();
-      services.runner.start();
-      services.approvals.start();
-      void services.instances.provisionAll();
-      services.scheduler.start();
-      services.activity.startRetention();
-      void services.tunnel.resume();
-      services.remotes.start();
-      services.keyWatch.start();
-    }
+      return close;
+    });
+    if (options.listen !== false) await services.start(life, dispatch);
+    return {
+      services,
+      dispatch,
+      store: store!,
+      app,
+      get url() {
+        return url;
+      },
+      dataDir,
+      clock,
+      close: () => life.stop(),
+    };
   } catch (error) {
-    await app?.close();
-    store.close();
-    lock?.release();
+    await life.stop();
     throw error;
   }
-  const listening = app;
-  return {
-    services,
-    dispatch,
-    store,
-    app: listening,
-    get url() {
-      return url;
-    },
-    dataDir,
-    clock,
-    async close() {
-      // In-flight requests get a grace period to finish; a client that stalls mid-request
-      // does not hold the shutdown hostage.
-      // Agents waiting for a person are answered first, so their requests end.
-      services.approvals.stop();
-      await services.remotes.stop();
-      const cutOff = setTimeout(() => listening.server.closeAllConnections(), closeGraceMs);
-      try {
-        await listening.close();
-      } finally {
-        clearTimeout(cutOff);
-        services.scheduler.stop();
-        services.keyWatch.stop();
-        services.activity.stopRetention();
-        await services.runner.stop();
-        await services.notifications.close();
-        await services.tunnel.close();
-        store.close();
-        lock?.release();
-      }
-    },
-  };
 }

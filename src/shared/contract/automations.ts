@@ -4,7 +4,7 @@ import { NotifyOverride } from './settings';
 import { cronProblem, isValidTimezone } from '../cron';
 import { unknownPlaceholderProblem } from '../placeholders';
 import { Id, IdParams, Name, NoInput, NoQuery, Timestamp, defineOperation } from './common';
-import { Memory, Run, RunStatus } from './runs';
+import { Memory, Run, RunStatus, endedRunStatuses } from './runs';
 import { Budget } from './budgets';
 import { AutomationHealth } from './fires';
 import { RetryPolicy } from './retries';
@@ -25,7 +25,7 @@ export const catchUpModes = ['latest', 'skip'] as const;
 export const CatchUp = z.enum(catchUpModes).describe('After missed fires: run the latest one within 24 h late ("latest"), or skip them all');
 
 /** The finished statuses a chained automation can follow. */
-export const chainableStatuses = ['succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted'] as const;
+export const chainableStatuses = endedRunStatuses;
 
 export const AutomationTrigger = z
   .strictObject({

@@ -6,6 +6,8 @@ import { ErrorClass } from './retries';
 
 export const runStatuses = ['queued', 'waiting', 'running', 'succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted'] as const;
 export const RunStatus = z.enum(runStatuses);
+/** How a run can end: once in one of these, its status never changes again (src/shared/run-states.ts). */
+export const endedRunStatuses = ['succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted'] as const;
 export type RunStatus = z.infer<typeof RunStatus>;
 
 export const runSources = ['automation', 'webhook', 'chat', 'api'] as const;

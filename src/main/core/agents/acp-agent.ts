@@ -15,14 +15,14 @@ import { permissionHandler } from './acp-permissions';
 import { lastWords } from './command-agent';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
 import { stewardEnv, stewardServerName } from './steward-server';
+import { killGraceMs } from './process-tree';
 
 export type AcpAgent = Extract<AgentConfig, { provider: 'acp' }>;
 
 /** After session/cancel: how long the turn may take to end before its process is ended. */
-const cancelGraceMs = 3_000;
+const cancelGraceMs = 2_000;
 /** After the turn: how long the agent may take to exit once its stdin is closed. */
 const exitGraceMs = 2_000;
-const killGraceMs = 5_000;
 /**
  * A loaded session's earlier turns are replayed as updates, by some agents (Gemini CLI) after
  * session/load has answered: the prompt waits until they have been quiet this long (at most replayMaxMs).

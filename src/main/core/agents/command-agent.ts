@@ -12,8 +12,8 @@ import { spawnAgent, within } from './agent-spawn';
 import { agentEnvironment } from './agent-environment';
 import { parseLine, presets } from './presets';
 import { stewardEnv } from './steward-server';
+import { killGraceMs } from './process-tree';
 
-const killGraceMs = 5_000;
 /** After the CLI's own exit: how long its output may take to drain, and what it left behind to obey SIGTERM. */
 const drainMs = 2_000;
 const leftoverGraceMs = 1_000;

@@ -101,6 +101,13 @@ function send(target: number, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * How long a stopped agent's tree has to obey SIGTERM before SIGKILL: short enough that a cancel
+ * ends a run within 5 s even when something in it cannot hear SIGTERM (a sandbox's pid-namespace
+ * init, a process that ignores it).
+ */
+export const killGraceMs = 2_000;
+
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface ProcessTree {

@@ -2,7 +2,7 @@
 // one error shape for everything that goes wrong.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AppError } from '../../../shared/errors';
-import type { Handlers } from '../handlers';
+import type { Dispatch } from '../dispatch';
 import type { Logger } from '../logger';
 import type { Services } from '../services';
 import { jsonBodyText } from '../json-text';
@@ -48,9 +48,7 @@ function noSchemaCompiler(): never {
  * /api/health and nothing else, whatever the method or credentials.
  */
 export async function buildHttpApp(
-  services: Services,
-  handlers: Handlers,
-  logger: Logger,
+  { services, dispatch, logger }: { services: Services; dispatch: Dispatch; logger: Logger },
   options: { triggersOnly?: boolean; web?: WebOptions; limits?: HttpLimits } = {},
 ): Promise<FastifyInstance> {
   const handleApiError = createErrorHandler(logger);
@@ -96,12 +94,12 @@ export async function buildHttpApp(
   });
   // The guard's hook first: it must run for every route after it.
   if (!options.triggersOnly) registerWeb(app, services, options.web ?? { webRoot: undefined, allowedHosts: [] });
-  registerOperationRoutes(app, handlers, services, options.triggersOnly ? (name) => name === 'health.get' : undefined);
+  registerOperationRoutes(app, dispatch, services, options.triggersOnly ? (name) => name === 'health.get' : undefined);
   await registerTriggerRoutes(app, services);
   registerApprovalLinks(app, services, logger);
   if (!options.triggersOnly) {
     registerEventStream(app, services, limits);
-    await registerMcpRoute(app, services, handlers, logger);
+    await registerMcpRoute(app, services, dispatch, logger);
   }
   await app.ready();
   return app;

@@ -6,8 +6,7 @@
 // a tool call under way) is held by its key (credential-holds.ts) and cut off when the key is
 // revoked or its run ends.
 import type { FastifyInstance } from 'fastify';
-import { createDispatch } from '../dispatch';
-import type { Handlers } from '../handlers';
+import type { Dispatch } from '../dispatch';
 import type { Services } from '../services';
 import { createErrorHandler, toAppError } from './errors';
 import type { Logger } from '../logger';
@@ -15,8 +14,7 @@ import type { Logger } from '../logger';
 /** JSON-RPC 2.0's code for a body that does not parse. */
 const parseErrorCode = -32700;
 
-export async function registerMcpRoute(app: FastifyInstance, services: Services, handlers: Handlers, logger: Logger): Promise<void> {
-  const dispatch = createDispatch(handlers, { route: services.route, reach: services.runKeyReach });
+export async function registerMcpRoute(app: FastifyInstance, services: Services, dispatch: Dispatch, logger: Logger): Promise<void> {
   const handleError = createErrorHandler(logger);
   await app.register(async (scope) => {
     scope.setErrorHandler((error: Error, request, reply) => {

@@ -2,8 +2,8 @@
 // check and the scope the operation needs.
 import type { FastifyInstance } from 'fastify';
 import { type Operation, type OperationName, operations } from '../../../shared/contract';
-import { createDispatch } from '../dispatch';
-import type { Handlers, MappedName } from '../handlers';
+import type { Dispatch } from '../dispatch';
+import type { MappedName } from '../handlers';
 import type { Services } from '../services';
 import { type Caller, authorize } from '../caller';
 
@@ -15,11 +15,10 @@ export const fastifyPath = (path: string): string => path.replace(/\{(\w+)\}/g, 
 
 export function registerOperationRoutes(
   app: FastifyInstance,
-  handlers: Handlers,
+  dispatch: Dispatch,
   services: Services,
   include: (name: OperationName) => boolean = () => true,
 ): void {
-  const dispatch = createDispatch(handlers, { route: services.route, reach: services.runKeyReach });
   const callers = new WeakMap<object, Caller>();
   for (const [name, operation] of Object.entries(operations) as [OperationName, Operation][]) {
     if (operation.customRoute || !include(name)) continue;

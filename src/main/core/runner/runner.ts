@@ -1,7 +1,8 @@
 // The runner: takes queued runs from SQLite and runs each on its instance's agent. At most one
 // run per instance and `maxRunning` in all; a timeout per run; cancel ends the agent's whole
 // process tree. What the agent says is recorded as thread messages and activity lines; runs found
-// running at start were interrupted (and an automation's is queued once more).
+// running at start were interrupted (and an automation's is queued once more). What a run holds is
+// released, in reverse, before its end is written (run-scope.ts): a run seen ended holds nothing.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Instance, Message, Run, RunStatus } from '../../../shared/contract';
@@ -21,6 +22,8 @@ import { footprintName } from '../sandbox/agent-footprint';
 import { type RunKeys, createStewardGrants } from './steward-grants';
 import type { SandboxRun } from '../sandbox/sandbox-run';
 import type { Caller } from '../caller';
+import { type RunScope, createRunScope } from './run-scope';
+import { type RunTimeout, createRunTimeout } from './run-timeout';
 import type { Dispatch } from '../dispatch';
 import type { AgentEvent, AgentExit, AgentProcess, PermissionAnswer, PermissionRequest } from '../agents/events';
 import type { Ask } from '../services/approvals';
@@ -32,6 +35,7 @@ import { readSettings } from '../settings';
 import { overRunLimit, perRunLimit } from '../services/budgets';
 import { enqueueRun } from '../services/run-queue';
 import type { Store } from '../store';
+import type { StoreChange } from '../store/commit-hooks';
 import type { RunUsage } from '../store/repositories/runs';
 import type { ActivityKind } from '../../../shared/contract';
 
@@ -57,8 +61,14 @@ function failureOf(ending: RunStatus | undefined, exit: AgentExit | { error: str
 interface Active {
   run: Run;
   agent: AgentProcess | undefined;
-  ending: RunStatus | undefined;
-  timer: unknown;
+  /** How it is being ended (cancel, timeout, over budget); undefined while it runs on, or as Steward stops. */
+  ending: 'cancelled' | 'timed_out' | undefined;
+  /** What it holds, released before its end is written. */
+  scope: RunScope;
+  /** Armed once its agent starts. */
+  timeout: RunTimeout | undefined;
+  /** Settles once the run has released everything and its end is written. */
+  done: Promise<void>;
   /** The agent named its session during this run. */
   sessionNamed: boolean;
   /** The preset whose sessions this run's agent keeps, as it was when the run started (the instance's agent may change meanwhile). */
@@ -73,16 +83,18 @@ interface Active {
   usageQueued: boolean;
   /** Why it was cancelled when it went past usdPerRun. */
   overBudget: string | undefined;
-  /** The run's timeout still to run, and since when it ticks (undefined while the run waits for a person). */
-  timeoutLeftMs: number;
-  tickingSince: number | undefined;
+}
+
+/** What a run's agent may wait for a person on. */
+export interface PersonAsker {
+  /** Asks on a run's behalf (an agent's permission request under permissions: ask); resolves with the decision. */
+  ask(runId: string, ask: Ask): Promise<Pick<ApprovalRecord, 'status' | 'note'>>;
+  /** The run is being ended: what it waits for expires now, so that its agent can stop. */
+  expireForRun(runId: string): void;
 }
 
 export interface RunnerDeps {
-  /** Asks a person on a run's behalf (an agent's permission request under permissions: ask); resolves with the decision. */
-  askPerson?: (runId: string, ask: Ask) => Promise<Pick<ApprovalRecord, 'status' | 'note'>>;
-  /** A run ended: whatever it still waited for (a person's answer) expires with it. */
-  onRunEnded?: (runId: string) => void;
+  approvals?: PersonAsker;
   store: Store;
   clock: Clock;
   logger: Logger;
@@ -100,8 +112,9 @@ export interface RunnerDeps {
 
 export function createRunner(deps: RunnerDeps) {
   const { store, clock, logger } = deps;
-  // The built-in agent's steward tools call operations; the handler map exists once the core does.
-  let dispatch: Dispatch = () => Promise.reject(new Error('Steward is still starting.'));
+  // The built-in agent's steward tools call operations: given at start, by the core above.
+  let dispatch: Dispatch = () => Promise.reject(new Error('Steward is not running.'));
+  let unsubscribe: (() => void) | undefined;
   const maxRunning = () => readSettings(store).runner.maxRunning;
   const active = new Map<string, Active>();
   let running = false;
@@ -148,8 +161,7 @@ export function createRunner(deps: RunnerDeps) {
     usage.outputTokens = event.outputTokens ?? usage.outputTokens;
     if (entry.limit && usage.costUsd !== null && usage.costUsd > entry.limit.usd && entry.ending === undefined) {
       entry.overBudget = overRunLimit(usage.costUsd, entry.limit);
-      entry.ending = 'cancelled';
-      entry.agent?.kill();
+      end(entry, 'cancelled');
     }
     if (entry.usageQueued) return;
     entry.usageQueued = true;
@@ -187,32 +199,33 @@ export function createRunner(deps: RunnerDeps) {
       .catch((error: unknown) => logger.error({ err: error, runId: run.id }, 'could not record an agent event'));
   }
 
-  function finish(entry: Active, exit: AgentExit | { error: string }): void {
-    if (entry.timer !== undefined) clock.clearTimer(entry.timer);
+  /** Ends a run that is under way: its agent stops, and what it waits for a person on expires now. */
+  function end(entry: Active, how: 'cancelled' | 'timed_out'): void {
+    entry.ending ??= how;
+    entry.agent?.kill();
+    deps.approvals?.expireForRun(entry.run.id);
+  }
+
+  /** Releases what the run holds, then writes its end (not as Steward stops: the next start finds it interrupted). */
+  async function finish(entry: Active, exit: AgentExit | { error: string }): Promise<void> {
     const { run } = entry;
-    grants.end(run.id);
-    deps.onRunEnded?.(run.id);
     // Read before the sandbox closes: its cgroup goes with it.
     const limitReached = entry.sandbox?.limitReached();
-    void entry.sandbox?.close().catch((error: unknown) => logger.warn({ err: error, runId: run.id }, 'could not close a run\'s sandbox'));
-    if (!running) {
-      // Shutting down: the run stays "running" in SQLite and the next start marks it interrupted.
-      active.delete(run.id);
-      return;
-    }
+    await entry.scope.close();
+    if (!running) return;
     // Nothing the sandbox refuses from now on is said: the run's last line is on its way.
     const quiet = entry.refusals?.end();
     const failure = failureOf(entry.ending, exit, entry.overBudget);
     // A run that failed on one of its sandbox's limits says so rather than what its agent made of it (in its stderr still).
     const error = failure !== null && entry.ending === undefined && limitReached ? limitReached : failure;
-    const status: RunStatus = entry.ending ?? (error === null ? 'succeeded' : 'failed');
+    const status = entry.ending ?? (error === null ? 'succeeded' : 'failed');
     const stderr = 'error' in exit ? null : exit.stderr || null;
     const finishedAt = clock.now();
     // Through the same batcher as the agent's events, so the end is written after all of them.
-    void batcher
+    await batcher
       .write(() => {
         if (!store.instances.get(run.instanceId)) return;
-        store.runs.finish(run.id, status, finishedAt.toISOString(), error, stderr);
+        if (!store.runs.finish(run.id, status, finishedAt.toISOString(), error, stderr)) return;
         if (status === 'failed' || status === 'timed_out') {
           const { errorClass, resetsAt } = classifyFailure({ timedOut: status === 'timed_out', hint: 'error' in exit ? undefined : exit.hint, error, stderr });
           store.runs.setErrorClass(run.id, errorClass, resetsAt ?? null);
@@ -230,37 +243,44 @@ export function createRunner(deps: RunnerDeps) {
         // Last, so that what it sets going (a retry's "Retrying at …") reads after the run's end.
         afterRun(store, store.runs.get(run.id)!, finishedAt);
       })
-      .catch((failure: unknown) => logger.error({ err: failure, runId: run.id }, 'could not record the end of a run'))
+      .catch((failure: unknown) => logger.error({ err: failure, runId: run.id }, 'could not record the end of a run'));
+    logger.info({ runId: run.id, status, error, ...(quiet ? { sandboxRefusedQuietly: quiet } : {}) }, 'run finished');
+  }
+
+  function launch(run: Run): void {
+    const scope = createRunScope((error) => logger.warn({ err: error, runId: run.id }, 'could not release what a run held'));
+    const entry: Active = { run, agent: undefined, ending: undefined, scope, timeout: undefined, done: Promise.resolve(), sessionNamed: false, sessionKind: undefined, sandbox: undefined, refusals: undefined, limit: null, usage: { costUsd: null, inputTokens: null, outputTokens: null }, usageQueued: false, overBudget: undefined };
+    active.set(run.id, entry);
+    entry.done = (async () => {
+      const instance = store.instances.get(run.instanceId);
+      const exit = instance ? await start(entry, instance).catch((error: unknown) => ({ error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` })) : { error: `The instance ${run.instanceId} no longer exists.` };
+      await finish(entry, exit);
+    })()
+      .catch((error: unknown) => logger.error({ err: error, runId: run.id }, 'a run could not end cleanly'))
       .finally(() => {
         active.delete(run.id);
-        logger.info({ runId: run.id, status, error, ...(quiet ? { sandboxRefusedQuietly: quiet } : {}) }, 'run finished');
         pump();
       });
   }
 
-  function launch(run: Run): void {
-    const instance = store.instances.get(run.instanceId);
-    const entry: Active = { run, agent: undefined, ending: undefined, timer: undefined, sessionNamed: false, sessionKind: undefined, sandbox: undefined, refusals: undefined, limit: null, usage: { costUsd: null, inputTokens: null, outputTokens: null }, usageQueued: false, overBudget: undefined, timeoutLeftMs: 0, tickingSince: undefined };
-    active.set(run.id, entry);
-    if (!instance) return finish(entry, { error: `The instance ${run.instanceId} no longer exists.` });
-    void start(entry, instance).catch((error: unknown) => finish(entry, { error: error instanceof AgentUnavailable ? error.message : `The agent could not start: ${(error as Error).message}` }));
-  }
-
-  /** Opens the run's sandbox (when its instance has one), then starts its agent inside. */
-  async function start(entry: Active, instance: Instance): Promise<void> {
-    const { run } = entry;
+  /** Opens the run's sandbox (when its instance has one), starts its agent inside, and waits for it to exit. */
+  async function start(entry: Active, instance: Instance): Promise<AgentExit> {
+    const { run, scope } = entry;
     const { agent } = instance;
     entry.sessionKind = sessionKindOf(agent);
     fs.mkdirSync(instance.workspaceDir, { recursive: true });
     const steward = grants.grant(run, agent);
+    scope.hold(() => grants.end(run.id));
     // The CLI's own telemetry is counted; anything else is said once a day per instance and host.
     entry.refusals = notices.open(instance.id, footprintName(agent));
     const { refusals } = entry;
-    entry.sandbox = await sandboxes.open(run, instance, steward, (denial) => {
+    const sandbox = await sandboxes.open(run, instance, steward, (denial) => {
       if (refusals.refused(denial)) record(run, { type: 'system', text: denialLine(denial), raw: { type: 'sandbox.denied', ...denial } });
     });
+    if (sandbox) scope.hold(() => sandbox.close());
+    entry.sandbox = sandbox;
     // Cancelled, or Steward stopping, while the sandbox opened.
-    if (entry.ending !== undefined || !running) return finish(entry, { code: null, signal: null, stderr: '' });
+    if (entry.ending !== undefined || !running) return { code: null, signal: null, stderr: '' };
     entry.limit = perRunLimit(store, run);
     const launch = {
       prompt: run.prompt,
@@ -290,24 +310,17 @@ export function createRunner(deps: RunnerDeps) {
       const asRun: Dispatch = (name, raw) => dispatch(name, raw, caller);
       entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch: asRun, caller, mcpServers: readSettings(store).mcpServers, revealSecret: deps.revealSecret });
     }
-    entry.timeoutLeftMs = (agent.timeoutSeconds ?? defaultTimeoutSeconds) * 1000;
-    tick(entry);
-    void entry.agent.exited.then((exit) => finish(entry, exit));
-  }
-
-  /** Lets the run's timeout tick again, for what is left of it. */
-  function tick(entry: Active): void {
-    entry.tickingSince = clock.now().getTime();
-    entry.timer = clock.setTimer(() => {
-      entry.ending = 'timed_out';
-      entry.agent?.kill();
-    }, entry.timeoutLeftMs);
+    const timeout = createRunTimeout(clock, (agent.timeoutSeconds ?? defaultTimeoutSeconds) * 1000, () => end(entry, 'timed_out'));
+    entry.timeout = timeout;
+    scope.hold(() => timeout.clear());
+    timeout.resume();
+    return entry.agent.exited;
   }
 
   /** An agent's own permission request (ACP), put to a person: their decision as the option it names. */
   async function askPermission(runId: string, request: PermissionRequest, timeoutSeconds: number): Promise<PermissionAnswer> {
-    if (!deps.askPerson) return { cancelled: true };
-    const decided = await deps.askPerson(runId, { kind: 'tool', title: `The agent asks to ${request.title}`, detail: { text: request.detail, tool: request.kind }, timeoutSeconds });
+    if (!deps.approvals) return { cancelled: true };
+    const decided = await deps.approvals.ask(runId, { kind: 'tool', title: `The agent asks to ${request.title}`, detail: { text: request.detail, tool: request.kind }, timeoutSeconds });
     const wanted = decided.status === 'allowed' ? ['allow_once', 'allow_always'] : ['reject_once', 'reject_always'];
     const option = wanted.map((kind) => request.options.find((each) => each.kind === kind)).find((each) => each !== undefined);
     return option ? { optionId: option.id } : { cancelled: true };
@@ -354,14 +367,32 @@ export function createRunner(deps: RunnerDeps) {
     wake = { timer, at };
   }
 
-  return {
-    useDispatch(to: Dispatch): void {
-      dispatch = to;
-    },
+  /** What moves runs tells the runner: a run queued starts if there is room, one waiting for a person stops its timeout. */
+  function heard(change: StoreChange): void {
+    if (change.type === 'instance') return nudge();
+    if (change.type !== 'run' || change.status === undefined) return;
+    if (change.status === 'queued') return nudge();
+    const entry = active.get(change.runId);
+    if (change.status === 'waiting') entry?.timeout?.pause();
+    else if (change.status === 'running' && entry?.ending === undefined) entry?.timeout?.resume();
+  }
 
-    /** Deals with runs a previous process left running, then starts queued ones. */
-    start(): void {
+  /** Something may start: once per turn of the event loop, however many asked. */
+  function nudge(): void {
+    if (nudged) return;
+    nudged = true;
+    setImmediate(() => {
+      nudged = false;
+      pump();
+    });
+  }
+
+  return {
+    /** Deals with runs a previous process left running, then starts queued ones; `calls` is what the built-in agent's steward tools call. */
+    start(calls: Dispatch): void {
+      dispatch = calls;
       running = true;
+      unsubscribe = store.subscribe(heard);
       const interrupted = [...store.runs.running(), ...store.runs.waitingStarted()].map((run) => run.id);
       // What their agents left running (a killed Steward's orphans) ends before they are marked.
       const swept = sweepMarked(interrupted.map((id) => `STEWARD_RUN_ID=${id}`));
@@ -380,65 +411,43 @@ export function createRunner(deps: RunnerDeps) {
           }
         }
       });
-      // What they waited for a person on no longer has anyone to tell.
-      for (const id of interrupted) deps.onRunEnded?.(id);
       pump();
     },
 
-    /** Something was queued: start it if there is room (once per turn of the event loop, however many were queued). */
-    nudge(): void {
-      if (nudged) return;
-      nudged = true;
-      setImmediate(() => {
-        nudged = false;
-        pump();
-      });
-    },
+    nudge,
 
+    /** Ends a run in whatever state it is: one under way once its agent has stopped and released what it held (see `done`). */
     cancel(id: string): Run {
       const entry = active.get(id);
       if (entry) {
-        entry.ending = 'cancelled';
-        entry.agent?.kill();
+        end(entry, 'cancelled');
         return { ...entry.run, status: 'running' };
       }
       const run = store.runs.get(id);
       if (!run) throw new AppError('not_found', `No run ${id}.`);
-      if (run.status === 'queued' || run.status === 'waiting') {
-        store.transaction(() => {
-          store.runs.finish(id, 'cancelled', clock.now().toISOString(), 'Cancelled before it started.', null);
+      store.transaction(() => {
+        if (store.runs.finish(id, 'cancelled', clock.now().toISOString(), 'Cancelled before it started.', null)) {
           line(run, 'system', 'Run cancelled before it started.', { type: 'run.cancelled', runId: id });
-        });
-      }
-      deps.onRunEnded?.(id);
+        }
+      });
       return store.runs.get(id)!;
     },
 
-    /** A run's agent waits for a person (true) or goes on (false): its timeout stands still meanwhile. */
-    waiting(runId: string, waiting: boolean): void {
-      const entry = active.get(runId);
-      if (!entry) return;
-      if (waiting && entry.tickingSince !== undefined) {
-        if (entry.timer !== undefined) clock.clearTimer(entry.timer);
-        entry.timer = undefined;
-        entry.timeoutLeftMs = Math.max(entry.timeoutLeftMs - (clock.now().getTime() - entry.tickingSince), 0);
-        entry.tickingSince = undefined;
-      } else if (!waiting && entry.tickingSince === undefined && entry.ending === undefined) {
-        tick(entry);
-      }
-    },
+    /** Settles once the run under way has ended and released everything (at once for one that is not). */
+    done: (id: string): Promise<void> => active.get(id)?.done ?? Promise.resolve(),
 
-    /** Stops taking runs and ends the ones running; they stay "running" in SQLite and are found interrupted at the next start. */
+    /**
+     * Stops taking runs and ends the ones under way, waiting for each to release what it holds
+     * (sandboxes still opening included); they stay "running" in SQLite and are found interrupted
+     * at the next start.
+     */
     async stop(): Promise<void> {
       running = false;
+      unsubscribe?.();
+      unsubscribe = undefined;
       armWake();
-      const exits: Promise<unknown>[] = [];
-      for (const entry of active.values()) {
-        if (!entry.agent) continue;
-        entry.agent.kill();
-        exits.push(entry.agent.exited);
-      }
-      await Promise.all(exits);
+      for (const entry of active.values()) entry.agent?.kill();
+      await Promise.all([...active.values()].map((entry) => entry.done));
       // Writes are committed in order: once this one is, every event recorded before it is too.
       await batcher.write(() => undefined);
     },

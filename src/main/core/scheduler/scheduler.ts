@@ -44,13 +44,11 @@ export interface SchedulerDeps {
   store: Store;
   clock: Clock;
   logger: Logger;
-  /** Called after fires queued runs. */
-  onRunsQueued?: () => void;
 }
 
 const describeTime = (date: Date) => date.toISOString();
 
-export function createScheduler({ store, clock, logger, onRunsQueued = () => {} }: SchedulerDeps) {
+export function createScheduler({ store, clock, logger }: SchedulerDeps) {
   const entries = new Map<string, Entry>();
   let timer: unknown;
   let expectedAt: number | undefined;
@@ -219,7 +217,6 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
       }
       keepAlive(now);
     });
-    onRunsQueued();
   }
 
   /** Notes that the scheduler is running now (at most one write a minute: each timer is). */
@@ -244,10 +241,7 @@ export function createScheduler({ store, clock, logger, onRunsQueued = () => {} 
           for (const entry of due) if (alarmed.has(entry.automation.id)) checkAlarm(store, entry.automation.id, now);
           keepAlive(now);
         });
-        if (due.length > 0) {
-          for (const entry of due) entry.next = nextAfter(entry.schedule, entry.automation, now);
-          onRunsQueued();
-        }
+        for (const entry of due) entry.next = nextAfter(entry.schedule, entry.automation, now);
       }
     } catch (error) {
       // Nothing of the failed fires was stored (one transaction); they stay due and are tried again.

@@ -43,14 +43,6 @@ export function createApiKeysService(context: ServiceContext, holds: CredentialH
 
     list: (): ApiKey[] => store.apiKeys.listActive(),
 
-    /** Of these credentials, the API keys no longer active (revoked, or a run's deleted); other credentials are not keys. */
-    revokedAmong(credentials: string[]): string[] {
-      const keys = credentials.filter((credential) => credential.startsWith('key_'));
-      if (keys.length === 0) return [];
-      const active = new Set(store.apiKeys.activeHashes().map((key) => key.id));
-      return keys.filter((key) => !active.has(key));
-    },
-
     revoke(id: string): void {
       if (!store.apiKeys.revoke(id, isoNow(context))) throw new AppError('not_found', `No active API key ${id}.`);
       holds.releaseCredential(id);

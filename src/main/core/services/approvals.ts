@@ -1,7 +1,8 @@
 // Approvals, decided: by a person (the app, the API, a single-use link) or by the timeout. A run
 // waiting to start is queued when allowed and cancelled when not; an agent waiting in the middle
-// of its work (ask_human, a permission) gets the answer, and its run's timeout stands still
-// meanwhile. Pending approvals expire on one timer, armed for the earliest; a restart keeps them.
+// of its work (ask_human, a permission) gets the answer (its run's timeout stands still meanwhile:
+// the runner hears the run move to waiting). Pending approvals expire on one timer, armed for the
+// earliest; a restart keeps them; a run's expire when it ends, however it ends.
 import type { Approval, ApprovalDetail, Decider, Decision } from '../../../shared/contract';
 import { oneLine } from '../../../shared/format';
 import { deciderWords } from '../../../shared/run-cancel-words';
@@ -12,11 +13,7 @@ import type { ApprovalFilter, ApprovalRecord } from '../store/repositories/appro
 import { createApproval, describeWait, recordDecision } from './approval-records';
 import type { ServiceContext } from './context';
 import { askerOf } from './alerts';
-
-/** The runner's side of a wait in the middle of a run: its timeout stops while the agent waits. */
-export interface WaitHooks {
-  waiting(runId: string, waiting: boolean): void;
-}
+import { isEnded } from '../../../shared/run-states';
 
 export interface Ask {
   kind: 'tool' | 'question';
@@ -27,12 +24,12 @@ export interface Ask {
 
 export const approvalLinkPath = (token: string): string => `/api/approvals/links/${token}`;
 
-export function createApprovalsService(context: ServiceContext, deps: { runsQueued: () => void; linkBase: () => string }) {
+export function createApprovalsService(context: ServiceContext, deps: { linkBase: () => string }) {
   const { store, clock } = context;
   const waiters = new Map<string, (approval: ApprovalRecord) => void>();
-  let hooks: WaitHooks = { waiting: () => undefined };
   let timer: unknown;
   let running = false;
+  let unsubscribe: (() => void) | undefined;
 
   /** The caller's own run: these tools are for a run's key. */
   function callerRun(caller: Caller, tool: string) {
@@ -96,7 +93,6 @@ export function createApprovalsService(context: ServiceContext, deps: { runsQueu
       return record;
     });
     waiters.get(id)?.(decided);
-    if (decided.kind === 'run') deps.runsQueued();
     arm();
     return decided;
   }
@@ -107,6 +103,17 @@ export function createApprovalsService(context: ServiceContext, deps: { runsQueu
         conclude(record.id, { status: 'expired', decidedBy: 'timeout' });
       } catch (error) {
         if (!(error instanceof AppError)) throw error; // decided meanwhile
+      }
+    }
+  }
+
+  /** A run ends (or is being cancelled): its pending approvals expire with it. */
+  function expireForRun(runId: string): void {
+    for (const record of store.approvals.pendingForRun(runId)) {
+      try {
+        conclude(record.id, { status: 'expired', decidedBy: null });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
       }
     }
   }
@@ -187,14 +194,13 @@ export function createApprovalsService(context: ServiceContext, deps: { runsQueu
         store.runs.move(runId, 'running', 'waiting');
         return created;
       });
-      hooks.waiting(runId, true);
       arm();
       try {
         return await new Promise<ApprovalRecord>((resolve) => waiters.set(record.id, resolve));
       } finally {
         waiters.delete(record.id);
         // Back to running unless the run ended meanwhile (cancelled while it waited).
-        if (store.approvals.pendingForRun(runId).length === 0 && store.runs.move(runId, 'waiting', 'running')) hooks.waiting(runId, false);
+        if (store.approvals.pendingForRun(runId).length === 0) store.runs.move(runId, 'waiting', 'running');
       }
     },
 
@@ -217,29 +223,23 @@ export function createApprovalsService(context: ServiceContext, deps: { runsQueu
       return { behavior: 'deny', message: refusal(record).message };
     },
 
-    /** A run ended (or was cancelled) while it waited: its pending approvals expire with it. */
-    expireForRun(runId: string): void {
-      for (const record of store.approvals.pendingForRun(runId)) {
-        try {
-          conclude(record.id, { status: 'expired', decidedBy: null });
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-        }
-      }
-    },
+    expireForRun,
 
-    /** Looks again for the next expiry (an approval was made elsewhere: a trigger, a fire). */
-    arm,
-    useHooks(value: WaitHooks): void {
-      hooks = value;
-    },
     start(): void {
       running = true;
+      unsubscribe = store.subscribe((change) => {
+        if (change.type === 'run' && change.status !== undefined && isEnded(change.status)) expireForRun(change.runId);
+        // Made elsewhere (a trigger, a fire): the timer may need to ring sooner.
+        else if (change.type === 'changed' && change.resource === 'approval') arm();
+      });
+      for (const record of store.approvals.pendingOfEndedRuns()) expireForRun(record.runId);
       expireOverdue();
       arm();
     },
     stop(): void {
       running = false;
+      unsubscribe?.();
+      unsubscribe = undefined;
       arm();
       // An agent still waiting is told no one answered: Steward is stopping.
       for (const [id, resolve] of waiters) {

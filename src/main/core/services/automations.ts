@@ -21,7 +21,6 @@ export function createAutomationsService(
   instances: InstancesService,
   runs: RunsService,
   scheduler: Scheduler,
-  runsQueued: () => void,
 ) {
   const { store } = context;
 
@@ -142,7 +141,6 @@ export function createAutomationsService(
         assertWithinBudget(store, { instanceId: current.instanceId, automation: current }, context.now());
         return runs.enqueue({ instanceId: current.instanceId, threadId: current.threadId, source: 'automation', sourceId: id, prompt: promptByHand(store, current), parentRunId: current.createdByRunId });
       });
-      runsQueued();
       return run;
     },
   };

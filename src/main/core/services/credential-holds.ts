@@ -5,6 +5,7 @@
 // (`steward keys revoke` beside a running daemon) is found by a check every `sweepMs` while
 // anything is held.
 import type { Caller } from '../caller';
+import type { Store } from '../store';
 
 export type HoldKind = 'events' | 'mcp';
 
@@ -16,12 +17,18 @@ interface Hold {
 }
 
 export interface HoldsOptions {
-  /** Of these credentials, the ones no longer valid (revoked or deleted keys). */
-  revokedAmong: (credentials: string[]) => string[];
   sweepMs?: number;
 }
 
-export function createCredentialHolds(options: HoldsOptions) {
+/** Of these credentials, the API keys no longer active (revoked, or a run's deleted); other credentials are not keys. */
+export function revokedAmong(store: Store, credentials: string[]): string[] {
+  const keys = credentials.filter((credential) => credential.startsWith('key_'));
+  if (keys.length === 0) return [];
+  const active = new Set(store.apiKeys.activeHashes().map((key) => key.id));
+  return keys.filter((key) => !active.has(key));
+}
+
+export function createCredentialHolds(store: Store, options: HoldsOptions = {}) {
   const holds = new Set<Hold>();
   let sweeper: NodeJS.Timeout | undefined;
 
@@ -40,7 +47,7 @@ export function createCredentialHolds(options: HoldsOptions) {
   }
 
   function sweep(): void {
-    const revoked = new Set(options.revokedAmong([...new Set([...holds].map((hold) => hold.credential))]));
+    const revoked = new Set(revokedAmong(store, [...new Set([...holds].map((hold) => hold.credential))]));
     if (revoked.size > 0) releaseWhere((hold) => revoked.has(hold.credential));
   }
 
@@ -75,6 +82,11 @@ export function createCredentialHolds(options: HoldsOptions) {
     /** A run's key was deleted (null: every run's): everything held with it ends. */
     releaseRuns(runId: string | null): void {
       releaseWhere((hold) => hold.runId !== undefined && (runId === null || hold.runId === runId));
+    },
+
+    /** Steward stops: every stream and connection ends, and the sweep with them. */
+    releaseAll(): void {
+      releaseWhere(() => true);
     },
   };
 }

@@ -25,7 +25,10 @@ import { createRemotesService } from './remotes';
 import { defaultRemoteTiming } from '../remotes/follower';
 import { createRemoteRouting } from '../remotes/routing';
 import { createRunKeyReach } from '../run-key-reach';
-import { operations } from '../../../shared/contract';
+import { type LiveEvent, operations } from '../../../shared/contract';
+import type { Dispatch } from '../dispatch';
+import type { Lifetime } from '../lifetime';
+import { createEventHub } from './event-hub';
 import { createNotificationChannelsService } from './notification-channels';
 import { createOutcomesService } from './outcomes';
 import { createNotificationDispatcher, defaultNotificationTiming } from './notification-dispatcher';
@@ -40,14 +43,28 @@ import { createWebhookDirectory } from './webhook-directory';
 import { createWebAccess } from './web-access';
 import { createWebhooksService } from './webhooks';
 
+/**
+ * Every service, built in the order they need each other: nothing is reached before it exists.
+ * What reaches down the other way listens instead: the runner and the approvals hear runs move
+ * through the store's committed changes, live events and notifications hear the remotes' events.
+ * `start` starts them into the core's lifetime, which stops them in reverse.
+ */
 export function createServices(context: ServiceContext) {
   const { store } = context;
   const box = createSecretBox(context.dataDir);
   const secrets = createSecretsService(context, box);
-  // What keys hold open ends with them; `apiKeys` is made next, and asked only later.
-  const holds = createCredentialHolds({ revokedAmong: (credentials) => apiKeys.revokedAmong(credentials) });
+  const holds = createCredentialHolds(store);
   const apiKeys = createApiKeysService(context, holds);
   const revealSecret = (name: string) => secrets.reveal(name);
+  const tunnel = createTunnel({
+    store: context.store,
+    clock: context.clock,
+    logger: context.logger,
+    secrets: box,
+    startListener: context.startTriggerListener ?? (() => Promise.reject(new Error('this core serves no HTTP'))),
+  });
+  // Decision links work from a phone: through the tunnel while it is up.
+  const approvals = createApprovalsService(context, { linkBase: () => tunnel.publicUrl() ?? linkBase(context) });
   const runner = createRunner({
     store,
     clock: context.clock,
@@ -56,48 +73,28 @@ export function createServices(context: ServiceContext) {
     runKeys: { issue: (run) => apiKeys.createForRun(run), revoke: (runId) => apiKeys.revokeForRun(runId) },
     apiUrl: context.baseUrl,
     dataDir: context.dataDir,
-    // The tunnel is made below; a run starts only once everything is.
     publicUrl: () => tunnel.publicUrl(),
-    onRunEnded: (runId) => approvals.expireForRun(runId),
-    askPerson: (runId, ask) => approvals.ask(runId, ask),
+    approvals,
   });
-  // What queued runs may also have made: before-run approvals, whose expiry the approvals' timer keeps.
-  const runsQueued = () => {
-    runner.nudge();
-    approvals.arm();
-  };
-  const runs = createRunsService(context, runsQueued);
-  // Decision links work from a phone: through the tunnel while it is up.
-  const approvals = createApprovalsService(context, { runsQueued, linkBase: () => tunnel.publicUrl() ?? linkBase(context) });
-  approvals.useHooks({ waiting: (runId, waiting) => runner.waiting(runId, waiting) });
+  const runs = createRunsService(context);
   // Probes start the agent's program as a run would, in a private folder of their own where the runs keep theirs.
   const runsDir = path.join(context.dataDir, 'runs');
   removeLeftoverProbeDirs(runsDir);
   const probeSandboxes = createRunSandboxes({ store, dataDir: context.dataDir, runsDir, publicUrl: () => tunnel.publicUrl() });
   const instances = createInstancesService(context, {
     revealSecret,
-    runsQueued,
     cancelRun: (id) => void runner.cancel(id),
     openProbePlace: (instance) => probeSandboxes.openForProbe(instance, probeIdOf(instance.id)),
   });
   const webhookDirectory = createWebhookDirectory(context.store);
-  const scheduler = createScheduler({ store, clock: context.clock, logger: context.logger, onRunsQueued: runsQueued });
-  const tunnel = createTunnel({
-    store: context.store,
-    clock: context.clock,
-    logger: context.logger,
-    secrets: box,
-    startListener: context.startTriggerListener ?? (() => Promise.reject(new Error('this core serves no HTTP'))),
-  });
+  const scheduler = createScheduler({ store, clock: context.clock, logger: context.logger });
   const deliveryLog = createDeliveryLog(context);
-  // Remotes announce what their Stewards announce, through the live events made below.
+  // What the remote Stewards announce, for the live events and the run notifier made below.
+  const remoteEvents = createEventHub<LiveEvent>();
   const remotes = createRemotesService(context, {
     reveal: revealSecret,
     storeSecret: (name, value) => void secrets.put(name, value),
-    announce: (event) => {
-      live.publish(event);
-      if (event.type === 'run') notifier.remoteRunEnded(event.run);
-    },
+    announce: (event) => remoteEvents.publish(event),
     timing: { ...defaultRemoteTiming, ...context.remoteTiming },
   });
   const directory: InstanceDirectory = {
@@ -106,8 +103,9 @@ export function createServices(context: ServiceContext) {
   };
   const activity = createActivityService(context, directory, () => deliveryLog.trim());
   const live = createLiveEvents(context, activity, directory);
+  remoteEvents.subscribe((event) => live.publish(event));
   const keyWatch = createKeyWatch({ ids: () => apiKeys.list().map((key) => key.id), announce: (id) => live.publish({ type: 'changed', resource: 'apiKey', id }) });
-  const triggers = createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, deliveryLog, runsQueued);
+  const triggers = createTriggersService(context, runs, createCommitBatcher(context.store), webhookDirectory, box, deliveryLog);
   const dispatcher = createNotificationDispatcher({ store, logger: context.logger, box, revealSecret, now: context.now, timing: context.notificationTiming ?? defaultNotificationTiming });
   const notifier = createRunNotifier(context, dispatcher, {
     presentApproval: (record) => approvals.present(record, adminCaller),
@@ -119,6 +117,9 @@ export function createServices(context: ServiceContext) {
       return answer[run.source]?.name;
     },
   });
+  remoteEvents.subscribe((event) => {
+    if (event.type === 'run') notifier.remoteRunEnded(event.run);
+  });
   const channels = createNotificationChannelsService(context, { box, dispatcher, notifier, secretExists: (name) => store.secrets.get(name) !== undefined });
   // Logged when it starts and when it ends, not once per refused request.
   store.storage.onChange((problem) => {
@@ -129,7 +130,8 @@ export function createServices(context: ServiceContext) {
     storage: store.storage,
     activity,
     agents: createAgentDetector({ runsDir }),
-    settings: createSettingsService(context, runsQueued),
+    // A higher maxRunning may let queued runs start now.
+    settings: createSettingsService(context, () => runner.nudge()),
     live,
     remotes,
     /** Where an operation is answered: here, or on the remote Steward it belongs to. */
@@ -152,7 +154,7 @@ export function createServices(context: ServiceContext) {
     scheduler,
     runner,
     tunnel,
-    automations: createAutomationsService(context, instances, runs, scheduler, runsQueued),
+    automations: createAutomationsService(context, instances, runs, scheduler),
     fires: createFiresService(context),
     agenda: createAgendaService(context, scheduler),
     /** An automation's spend, per day, average and forecast. */
@@ -176,17 +178,53 @@ export function createServices(context: ServiceContext) {
     access: createWebAccess(context, apiKeys),
     triggers,
     deliveries: createDeliveriesService(context, triggers, deliveryLog),
-    notifications: {
-      ...channels,
-      /** Listens for finished runs and resumes pending deliveries. */
-      start(): void {
+    notifications: channels,
+
+    /**
+     * Starts what runs on its own into the core's lifetime, in the order each needs the last:
+     * notifications first (a run the runner finds interrupted notifies too), then the runner with
+     * what its built-in agent calls (`dispatch`, from the core above). Stopped in reverse: the
+     * approvals answer waiting agents before the runner ends their runs.
+     */
+    async start(life: Lifetime, dispatch: Dispatch): Promise<void> {
+      await life.start('notifications', () => {
         notifier.start();
         dispatcher.start();
-      },
-      async close(): Promise<void> {
-        notifier.stop();
-        await dispatcher.close();
-      },
+        return async () => {
+          notifier.stop();
+          await dispatcher.close();
+        };
+      });
+      await life.start('runner', () => {
+        runner.start(dispatch);
+        return () => runner.stop();
+      });
+      await life.start('approvals', () => {
+        approvals.start();
+        return () => approvals.stop();
+      });
+      await life.start('scheduler', () => {
+        scheduler.start();
+        return () => scheduler.stop();
+      });
+      await life.start('activity retention', () => {
+        activity.startRetention();
+        return () => activity.stopRetention();
+      });
+      await life.start('tunnel', () => {
+        void tunnel.resume();
+        return () => tunnel.close();
+      });
+      await life.start('remotes', () => {
+        remotes.start();
+        return () => remotes.stop();
+      });
+      await life.start('key watch', () => {
+        keyWatch.start();
+        return () => keyWatch.stop();
+      });
+      await life.start('credential holds', () => () => holds.releaseAll());
+      void instances.provisionAll();
     },
   };
 }

@@ -74,8 +74,6 @@ function describeSandboxChange(before: SandboxConfig, after: SandboxConfig): str
 
 export interface InstanceLifecycleDeps {
   revealSecret: (name: string) => string | undefined;
-  /** Queued runs may have become runnable. */
-  runsQueued: () => void;
   /** Cancels a running run. */
   cancelRun: (runId: string) => void;
   /** Where the instance's agent is probed: an empty private folder, in the instance's sandbox when it has one. */
@@ -133,7 +131,6 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
     const same = result.ok ? before.status === 'running' && before.imageTag === result.imageTag : before.status === 'error' && before.statusReason === result.reason;
     if (result.ok) setStatus(id, 'running', null, result.imageTag, same ? undefined : `Ready: ${result.imageTag}`);
     else setStatus(id, 'error', result.reason, null, same ? undefined : `Not ready: ${result.reason}`);
-    deps.runsQueued();
   }
 
   function cancelRunningRun(id: string): boolean {

@@ -10,7 +10,7 @@ import { assertWithinBudget } from './budgets';
 import type { ServiceContext } from './context';
 import { type RunRequest, enqueueRun } from './run-queue';
 
-export function createRunsService(context: ServiceContext, runsQueued: () => void) {
+export function createRunsService(context: ServiceContext) {
   const { store } = context;
 
   /**
@@ -69,7 +69,6 @@ export function createRunsService(context: ServiceContext, runsQueued: () => voi
         const source = parentRunId === null ? (input.source ?? 'api') : 'api';
         return enqueueRun(store, { instanceId: instance.id, threadId, source, sourceId: null, prompt: input.prompt, parentRunId }, at);
       });
-      runsQueued();
       return run;
     },
 

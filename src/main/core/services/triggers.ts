@@ -60,7 +60,6 @@ export function createTriggersService(
   directory: WebhookDirectory,
   secrets: SecretBox,
   log: DeliveryLog,
-  runsQueued: () => void,
 ) {
   const { store } = context;
 
@@ -101,7 +100,6 @@ export function createTriggersService(
       const deliveryId = log.write(target, request, { status: 202, outcome: 'accepted', runId: run.id, message: block ? `Its run was cancelled at once: ${block.message}.` : null });
       return { kind: 'run', status: 202, run: { id: run.id, status: block ? 'cancelled' : run.status, threadId: run.threadId }, deliveryId };
     });
-    if (result.status === 202) runsQueued();
     return result;
   }
 

@@ -1,10 +1,12 @@
 // Work that must wait until a transaction commits: telling listeners about rows they could
 // otherwise see and then lose to a rollback. Outside a transaction it runs at once.
 import type Database from 'better-sqlite3';
+import type { RunStatus } from '../../../shared/contract';
 
 export type StoreChange =
   | { type: 'activity'; line: StoredActivityLine }
-  | { type: 'run'; runId: string }
+  /** `status`: the run moved into it (created in it, claimed, waiting, ended); absent for other changes. */
+  | { type: 'run'; runId: string; status?: RunStatus }
   | { type: 'instance'; instanceId: string }
   | { type: 'changed'; resource: 'automation' | 'webhook' | 'approval'; id: string }
   /** A delivery was written: `id` is its webhook's. */

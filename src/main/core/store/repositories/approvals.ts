@@ -2,7 +2,7 @@
 // deciders racing (a link and the app) cannot both win.
 import type Database from 'better-sqlite3';
 import type { CommitHooks } from '../commit-hooks';
-import { type Approval, ApprovalDetail, type Decider } from '../../../../shared/contract';
+import { type Approval, ApprovalDetail, type Decider, endedRunStatuses } from '../../../../shared/contract';
 
 interface ApprovalRow {
   id: string;
@@ -71,6 +71,10 @@ export function createApprovalsRepository(db: Database.Database, hooks: CommitHo
   const nextExpiry = db.prepare<[], { expires_at: string }>("SELECT min(expires_at) AS expires_at FROM approvals WHERE status = 'pending'");
   const overdue = db.prepare<[string], ApprovalRow>("SELECT * FROM approvals WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at");
   const pendingForRun = db.prepare<[string], ApprovalRow>("SELECT * FROM approvals WHERE status = 'pending' AND run_id = ?");
+  // Left pending by a run that ended while nothing listened (Steward stopping, another process).
+  const pendingOfEndedRuns = db.prepare<[], ApprovalRow>(
+    `SELECT a.* FROM approvals a JOIN runs r ON r.id = a.run_id WHERE a.status = 'pending' AND r.status IN (${endedRunStatuses.map((status) => `'${status}'`).join(', ')})`,
+  );
   const pendingCount = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM approvals WHERE status = 'pending'");
 
   return {
@@ -98,6 +102,7 @@ export function createApprovalsRepository(db: Database.Database, hooks: CommitHo
     nextExpiry: (): string | null => nextExpiry.get()?.expires_at ?? null,
     overdue: (at: string): ApprovalRecord[] => overdue.all(at).map(toRecord),
     pendingForRun: (runId: string): ApprovalRecord[] => pendingForRun.all(runId).map(toRecord),
+    pendingOfEndedRuns: (): ApprovalRecord[] => pendingOfEndedRuns.all().map(toRecord),
     pendingCount: (): number => pendingCount.get()?.n ?? 0,
   };
 }

@@ -1,7 +1,12 @@
 // runs table <-> Run.
 import type Database from 'better-sqlite3';
 import type { CommitHooks } from '../commit-hooks';
-import type { ErrorClass, Outcome, Run, RunSource, RunStatus } from '../../../../shared/contract';
+import { type ErrorClass, type Outcome, type Run, type RunSource, type RunStatus, endedRunStatuses } from '../../../../shared/contract';
+import { canMove, movesInto } from '../../../../shared/run-states';
+
+export type EndedStatus = (typeof endedRunStatuses)[number];
+/** Where `move` takes a run: between waiting, queued and running (an end goes through `finish`). */
+type MovingStatus = 'queued' | 'waiting' | 'running';
 
 interface RunRow {
   id: string;
@@ -83,8 +88,8 @@ export interface RunFilter {
 const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr, session_id, resumed_session_id, replay_of, parent_run_id, depth, error_class, retry_of, start_after, outcome, summary, cost_usd, input_tokens, output_tokens';
 
 export function createRunsRepository(db: Database.Database, hooks: CommitHooks) {
-  const changed = (runId: string) => {
-    if (hooks.wanted) hooks.announce({ type: 'run', runId });
+  const changed = (runId: string, status?: RunStatus) => {
+    if (hooks.wanted) hooks.announce(status === undefined ? { type: 'run', runId } : { type: 'run', runId, status });
   };
   const insert = db.prepare<[string, string, string, string, string | null, string, string, string | null, string | null, string, string | null, string | null, number, string | null, string | null]>(
     `INSERT INTO runs (id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, idempotency_key, created_at, replay_of, parent_run_id, depth, retry_of, start_after)
@@ -98,6 +103,13 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
   const setOutcome = db.prepare<[string, string | null, string]>('UPDATE runs SET outcome = ?, summary = ? WHERE id = ?');
   const waiting = db.prepare<[string], { one: number }>("SELECT 1 AS one FROM runs WHERE source_id = ? AND status = 'waiting' LIMIT 1");
   const setStatus = db.prepare<[string, string, string]>('UPDATE runs SET status = ? WHERE id = ? AND status = ?');
+  // Per way of ending, from the statuses the table lets end that way: an ended run stays ended.
+  const finishAs = new Map(
+    endedRunStatuses.map((to) => {
+      const from = movesInto(to);
+      return [to, db.prepare<[string, string | null, string | null, string]>(`UPDATE runs SET status = '${to}', finished_at = ?, error = ?, stderr = ? WHERE id = ? AND status IN (${from.map((each) => `'${each}'`).join(', ')})`)];
+    }),
+  );
   const waitingStarted = db.prepare<[], RunRow>(`SELECT ${columns} FROM runs WHERE status = 'waiting' AND started_at IS NOT NULL`);
   const active = db.prepare<[string], { one: number }>(
     "SELECT 1 AS one FROM runs WHERE source_id = ? AND status IN ('queued', 'running') LIMIT 1",
@@ -141,9 +153,6 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     "UPDATE runs SET status = 'running', started_at = ?, resumed_session_id = ? WHERE id = ? AND status = 'queued'",
   );
   const setSession = db.prepare<[string, string]>('UPDATE runs SET session_id = ? WHERE id = ?');
-  const finish = db.prepare<[string, string, string | null, string | null, string]>(
-    'UPDATE runs SET status = ?, finished_at = ?, error = ?, stderr = ? WHERE id = ?',
-  );
   const countByStatus = db.prepare<[string, number], { n: number }>('SELECT count(*) AS n FROM (SELECT 1 FROM runs WHERE status = ? LIMIT ?)');
   const running = db.prepare<[], RunRow>(`SELECT ${columns} FROM runs WHERE status = 'running'`);
   // The queue's order is the claim's: oldest first, ties by id; a retry waiting for its time is not ahead.
@@ -161,12 +170,14 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     /** Marks a queued run running, resuming the agent session given; false when it was no longer queued (cancelled meanwhile). */
     claim(id: string, at: string, resumedSessionId: string | null = null): boolean {
       const claimed = claim.run(at, resumedSessionId, id).changes === 1;
-      if (claimed) changed(id);
+      if (claimed) changed(id, 'running');
       return claimed;
     },
-    finish(id: string, status: RunStatus, at: string, error: string | null, stderr: string | null): void {
-      finish.run(status, at, error, stderr, id);
-      changed(id);
+    /** Ends a run as `status`; false when it had ended already (its first end stands). */
+    finish(id: string, status: EndedStatus, at: string, error: string | null, stderr: string | null): boolean {
+      const ended = finishAs.get(status)!.run(at, error, stderr, id).changes === 1;
+      if (ended) changed(id, status);
+      return ended;
     },
     /** The agent named its session. */
     setSession(id: string, sessionId: string): void {
@@ -182,8 +193,9 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     setAttempt: (id: string, attempt: number): void => void setAttempt.run(attempt, id),
 
     insert(run: Run, idempotencyKey: string | null = null): void {
+      if (run.status !== 'queued' && run.status !== 'waiting') throw new Error(`A run starts queued or waiting, not ${run.status}.`);
       insert.run(run.id, run.instanceId, run.threadId, run.source, run.sourceId, run.status, run.prompt, run.scheduledFor, idempotencyKey, run.createdAt, run.replayOf ?? null, run.parentRunId ?? null, run.depth ?? 0, run.retryOf ?? null, run.startAfter ?? null);
-      changed(run.id);
+      changed(run.id, run.status);
     },
     /** Why the run failed, as read from its agent's stream and stderr; for a usage limit, when it resets (if the agent said). */
     setErrorClass(id: string, errorClass: ErrorClass | null, resetsAt: string | null = null): void {
@@ -228,9 +240,10 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     /** True while a run of this automation or webhook is queued or running. */
     hasActive: (sourceId: string): boolean => active.get(sourceId) !== undefined || waiting.get(sourceId) !== undefined,
     /** Moves a run from one status to another (waiting ⇄ queued or running); false when it was no longer `from`. */
-    move(id: string, from: RunStatus, to: RunStatus): boolean {
+    move(id: string, from: RunStatus, to: MovingStatus): boolean {
+      if (!canMove(from, to)) throw new Error(`A run does not move from ${from} to ${to}.`);
       const moved = setStatus.run(to, id, from).changes === 1;
-      if (moved) changed(id);
+      if (moved) changed(id, to);
       return moved;
     },
     /** Runs that were waiting for a person in the middle of their agent's work. */
