@@ -1,5 +1,5 @@
 // Lint: typescript-eslint with type information (TypeScript 6: the native TypeScript 7 has no
-// JavaScript API for typed rules), plus the boundary rules of STYLE.md.
+// JavaScript API for typed rules), plus the house rules written down in docs/development.md ("Conventions").
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';

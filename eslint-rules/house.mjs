@@ -1,14 +1,21 @@
-// The house's shape, checked by lint (STYLE.md, "Direction is checked, not hoped for"): a local
-// ESLint plugin with two rules. `house/layers` reports a value import against the layers;
-// `house/no-cycle` reports a value import that closes an import circle. Type-only imports
-// (`import type`, or every specifier marked `type`) are erased by TypeScript and may point back.
-// Dynamic `import()` loads later, so it cannot close a circle at load time, but it must still
-// respect the layers.
+// The house's shape, checked by lint (docs/development.md, "Layers"): a local ESLint plugin with
+// two rules. `house/layers` reports an import against the layers, type-only ones included: a type
+// from above ties a lower layer to the one above it as surely as a value does. `house/no-cycle`
+// reports a value import that closes an import circle; type-only imports (`import type`, or every
+// specifier marked `type`) are erased by TypeScript, so they cannot close a circle at load time.
+// Dynamic `import()` loads later, so it cannot close a circle either, but it must still respect
+// the layers.
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
-/** Which repository paths (relative, `/`-separated) each layer may not import, by value. */
+const core = 'src/main/core';
+
+/**
+ * Which repository paths (relative, `/`-separated) each layer may not import, by value or by type.
+ * Inside the core, from the bottom up: store; services; runner and http over the services; agents
+ * and sandbox below the runner; the wiring at the root (index.ts, handlers.ts, dispatch.ts) over all.
+ */
 export const layers = [
   {
     from: /^src\/shared\//,
@@ -21,9 +28,34 @@ export const layers = [
     message: 'src/main/core runs under plain Node: it imports nothing of the Electron shell, the CLI or the renderer.',
   },
   {
-    from: /^src\/main\/core\/store\//,
-    forbid: /^src\/main\/core\/(services|http|agents)\//,
-    message: 'core/store is the bottom of the core: it imports nothing of core/services, core/http or core/agents.',
+    from: new RegExp(`^${core}/store/`),
+    forbid: new RegExp(`^${core}/((services|http|runner|agents|sandbox|scheduler|remotes|tunnel)/|(index|handlers|dispatch)\\.ts$)`),
+    message: 'core/store is the bottom of the core: it imports nothing of the folders above it, nor the wiring at the root.',
+  },
+  {
+    from: new RegExp(`^${core}/services/`),
+    forbid: new RegExp(`^${core}/(http/|index\\.ts$)`),
+    message: 'core/services sit below core/http and the wiring: they import nothing of core/http nor core/index.ts; what calls back up is handed down.',
+  },
+  // enabled once the composition root builds the runner and hands the services what they call of it
+  // (issue 31, part 2): services/index.ts constructs the runner, and services import helpers and
+  // types of core/runner (the list is in docs/development.md, "Layers").
+  // {
+  //   from: new RegExp(`^${core}/services/`),
+  //   forbid: new RegExp(`^${core}/runner/`),
+  //   message: 'core/services sit below core/runner: the runner calls the services, not the reverse.',
+  // },
+  // enabled once services/remotes.ts takes RawInput from operation-call.ts, not dispatch.ts (whose
+  // handler map knows the services: a type-level circle).
+  // {
+  //   from: new RegExp(`^${core}/services/`),
+  //   forbid: new RegExp(`^${core}/(handlers|dispatch)\\.ts$`),
+  //   message: 'core/services sit below the wiring at the root: they import nothing of handlers.ts or dispatch.ts (operation-call.ts holds what a call takes).',
+  // },
+  {
+    from: new RegExp(`^${core}/(agents|sandbox)/`),
+    forbid: new RegExp(`^${core}/((runner|services|http)/|(index|handlers|dispatch)\\.ts$)`),
+    message: 'core/agents and core/sandbox sit below core/runner: they import nothing of core/runner, core/services, core/http or the wiring at the root; what they call of Steward is handed down (operation-call.ts).',
   },
   {
     from: /^src\/renderer\//,
@@ -111,11 +143,12 @@ function pathBack(start, goal) {
   return undefined;
 }
 
-function staticImportVisitor(check) {
+/** Visits each static import and re-export; `withTypes`: the type-only ones too. */
+function staticImportVisitor(check, withTypes = false) {
   const visit = (node) => {
     if (!node.source || typeof node.source.value !== 'string') return;
-    if (isTypeOnlyDeclaration(node)) return;
-    check(node, node.source.value, false);
+    if (!withTypes && isTypeOnlyDeclaration(node)) return;
+    check(node, node.source.value);
   };
   return { ImportDeclaration: visit, ExportNamedDeclaration: visit, ExportAllDeclaration: visit };
 }
@@ -125,7 +158,7 @@ const toPosix = (path) => path.split(sep).join('/');
 const layersRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Forbid value imports against the layers of STYLE.md.' },
+    docs: { description: 'Forbid imports, type-only ones included, against the layers of docs/development.md.' },
     messages: { badLayering: 'Bad layering: {{message}} ({{target}})' },
     schema: [],
   },
@@ -144,9 +177,15 @@ const layersRule = {
       }
     };
     return {
-      ...staticImportVisitor(check),
+      ...staticImportVisitor(check, true),
       ImportExpression(node) {
         if (node.source.type === 'Literal' && typeof node.source.value === 'string') check(node, node.source.value);
+      },
+      // `typeof import('../x')` and `import('../x').Type` in a type position.
+      TSImportType(node) {
+        // typescript-eslint 8 names the specifier `source`; older versions wrap it in `argument`.
+        const literal = 'source' in node ? node.source : node.argument?.literal;
+        if (literal?.type === 'Literal' && typeof literal.value === 'string') check(node, literal.value);
       },
     };
   },

@@ -92,7 +92,8 @@ describe('Steward off across fires', () => {
     expect(fires(daily.id).map((fire) => [fire.dueAt.slice(11, 16), fire.state, fire.reason])).toEqual([['11:30', 'missed', 'steward_off']]);
     const off = notices().filter((notice) => notice.kind === 'steward-was-off');
     expect(off).toHaveLength(1);
-    expect(off[0].body).toMatch(/^Steward was off \d\d:\d\d–\d\d:\d\d: 3 fires of 2 automations missed, 1 caught up$/);
+    expect(off[0].title).toMatch(/^Steward was off \d\d:\d\d–\d\d:\d\d$/);
+    expect(off[0].body).toBe('3 fires of 2 automations missed, 1 caught up');
     // Both missed a fire: each is unhealthy, once.
     expect(notices().filter((notice) => notice.kind === 'automation-unhealthy').map((notice) => notice.automationId).sort()).toEqual([hourly.id, daily.id].sort());
     expect(services.automations.get(daily.id).health).toMatchObject({ state: 'missing', missedLast30Days: 1, lastFireAt: '2026-11-21T11:30:00.000Z' });

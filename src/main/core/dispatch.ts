@@ -5,16 +5,11 @@
 import { type Operation, operations } from '../../shared/contract';
 import { parseInput } from '../../shared/parse-input';
 import { type Caller, adminCaller, authorize } from './caller';
-import type { Handlers, MappedName } from './handlers';
+import type { Handlers } from './handlers';
+import type { Dispatch, MappedName, RawInput } from './operation-call';
 import type { RunKeyReach } from './run-key-reach';
 
-export interface RawInput {
-  params?: unknown;
-  query?: unknown;
-  body?: unknown;
-}
-
-export type Dispatch = (name: MappedName, raw: RawInput, caller?: Caller) => Promise<unknown>;
+export type { Dispatch, RawInput } from './operation-call';
 
 /** Answers an operation here (`local`) or forwards it to the remote Steward it belongs to. */
 export type Route = (name: MappedName, input: { query?: unknown }, raw: RawInput, caller: Caller, local: () => Promise<unknown>) => Promise<unknown>;

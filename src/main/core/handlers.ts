@@ -2,12 +2,12 @@
 // the desktop IPC router) dispatch through this map and nothing else. Handlers that an agent's run
 // may call take the caller: what it starts is its child (what it reaches is checked before, in
 // run-key-reach.ts), and a webhook shown to it has no token.
-import { type OperationInput, type OperationName, type OperationOutput, type Operations, contractVersion } from '../../shared/contract';
+import { type OperationInput, type OperationOutput, type Operations, contractVersion } from '../../shared/contract';
 import type { Caller } from './caller';
+import type { MappedName } from './operation-call';
 import type { Services } from './services';
 
-/** Operations with a route of their own (the trigger) are not dispatched through the map. */
-export type MappedName = Exclude<OperationName, 'webhooks.trigger' | 'webhooks.triggerGet' | 'events.stream'>;
+export type { MappedName } from './operation-call';
 
 export type Handlers = {
   [K in MappedName]: (input: OperationInput<Operations[K]>, caller: Caller) => OperationOutput<Operations[K]> | Promise<OperationOutput<Operations[K]>>;

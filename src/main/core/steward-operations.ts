@@ -4,8 +4,7 @@
 import { z } from 'zod';
 import { operations } from '../../shared/contract';
 import { type Caller, mayCall } from './caller';
-import type { Dispatch, RawInput } from './dispatch';
-import type { MappedName } from './handlers';
+import type { Dispatch, MappedName, RawInput } from './operation-call';
 
 export interface StewardOperation {
   /** The tool's name (snake_case, as models and MCP clients expect). */

@@ -3,7 +3,9 @@
 // whatever sessions its descendants started. The `custom` preset takes any
 // command: the prompt goes to stdin unless an argument holds {prompt}; each stdout line is an
 // assistant line. Presets run their CLI with its non-interactive flags and parse its JSON event
-// stream. Either way the exit code decides success.
+// stream. A run succeeds when the CLI exits 0 and its stream reported no failure: a preset's event
+// marked `failed` fails the run even on exit 0 (some CLIs exit 0 after an error); a non-zero exit
+// fails it with the last words of its stderr, or else what the stream reported.
 import { createInterface } from 'node:readline';
 import type { AgentConfig } from '../../../shared/contract';
 import type { ErrorHint } from './error-class';

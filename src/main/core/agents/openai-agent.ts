@@ -6,7 +6,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionMessageFunctionToolCall } from 'openai/resources/chat/completions';
 import { type AgentConfig, type McpServerConfig, mergeMcpServers, openAiToolGroups } from '../../../shared/contract';
 import type { Caller } from '../caller';
-import type { Dispatch } from '../dispatch';
+import type { Dispatch } from '../operation-call';
 import { agentEnvironment } from './agent-environment';
 import { type ErrorHint, classOfStatus, hintOf } from './error-class';
 import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';

@@ -1,5 +1,6 @@
-// At start: one feed line and one notice for the time Steward was off, when fires fell in it.
-// "Steward was off 02:00–07:10: 3 fires of 2 automations missed, 1 caught up".
+// At start: one notice for the time Steward was off, when fires fell in it. The notice's title says
+// when ("Steward was off 02:00–07:10"), its body what that cost ("3 fires of 2 automations missed,
+// 1 caught up"); the feed line joins the two (services/notices.ts), so the body does not repeat the title.
 import { postNotice } from '../services/notices';
 import type { Store } from '../store';
 
@@ -20,9 +21,9 @@ function clockTime(at: Date, reference: Date): string {
   return at.toLocaleString('en-US', sameDay ? { hour: '2-digit', minute: '2-digit', hour12: false } : { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
 }
 
-export function describeOffTime(report: OffReport, from: Date, until: Date): string {
+export function describeOffTime(report: OffReport, from: Date, until: Date): { title: string; body: string } {
   const parts = [report.missed > 0 && `${plural(report.missed, 'fire', 'fires')} of ${plural(report.automations.size, 'automation', 'automations')} missed`, report.caughtUp > 0 && `${report.caughtUp} caught up`].filter(Boolean);
-  return `Steward was off ${clockTime(from, until)}–${clockTime(until, until)}: ${parts.join(', ')}`;
+  return { title: `Steward was off ${clockTime(from, until)}–${clockTime(until, until)}`, body: parts.join(', ') };
 }
 
 export function reportOffTime(store: Store, report: OffReport, from: Date, until: Date): void {
@@ -30,6 +31,5 @@ export function reportOffTime(store: Store, report: OffReport, from: Date, until
   const first = store.automations.get([...report.automations][0] ?? '');
   const instanceId = store.instances.getDefault()?.id ?? first?.instanceId;
   if (instanceId === undefined) return;
-  const text = describeOffTime(report, from, until);
-  postNotice(store, { kind: 'steward-was-off', title: 'Steward was off', body: text, instanceId }, until);
+  postNotice(store, { kind: 'steward-was-off', ...describeOffTime(report, from, until), instanceId }, until);
 }

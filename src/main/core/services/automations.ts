@@ -11,6 +11,7 @@ import { type ServiceContext, isoNow } from './context';
 import type { InstancesService } from './instances';
 import type { RunsService } from './runs';
 import { unchanged } from '../unchanged';
+import { given, mergePatch } from './patch-merge';
 import { automationHealth } from './automation-health';
 import { assertWithinBudget } from './budgets';
 import { assertChainable, disableFollowers } from './chain-rules';
@@ -91,24 +92,15 @@ export function createAutomationsService(
       const updated = store.transaction(() => {
         const current = record(id);
         const now = isoNow(context);
-        const next: AutomationRecord = {
-          ...current,
-          name: patch.name ?? current.name,
-          prompt: patch.prompt ?? current.prompt,
+        const { cronExpression, trigger, instanceId, ...fields } = patch;
+        const next = mergePatch(current, {
+          ...fields,
           // A schedule and a trigger exclude each other: giving one drops the other.
-          cronExpression: patch.trigger ? null : (patch.cronExpression?.trim() ?? current.cronExpression),
-          trigger: patch.cronExpression !== undefined ? null : (patch.trigger ?? current.trigger),
-          timezone: patch.timezone ?? current.timezone,
-          enabled: patch.enabled ?? current.enabled,
-          catchUp: patch.catchUp ?? current.catchUp,
-          notify: patch.notify ?? current.notify,
-          memory: patch.memory ?? current.memory,
-          retry: patch.retry ?? current.retry,
-          budget: patch.budget ?? current.budget,
-          approval: patch.approval ?? current.approval,
-          instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
+          cronExpression: trigger ? null : cronExpression?.trim(),
+          trigger: cronExpression !== undefined ? null : trigger,
+          instanceId: given(instanceId, (named) => instances.target(named).id),
           updatedAt: now,
-        };
+        });
         if (unchanged(next, current, ['updatedAt'])) return undefined;
         // A new schedule, or a schedule switched back on, starts from now: nothing before counts as missed.
         const restarted = next.cronExpression !== current.cronExpression || next.timezone !== current.timezone || (next.enabled && !current.enabled);

@@ -13,6 +13,7 @@ import type { SecretBox } from '../secrets';
 import type { Tunnel } from '../tunnel/tunnel';
 import type { WebhookDirectory } from './webhook-directory';
 import { resealed, unchanged } from '../unchanged';
+import { given, mergePatch } from './patch-merge';
 
 type SignatureInput = z.output<typeof SignatureInputSchema>;
 type Defaulted = 'sender' | 'filter' | 'fencePayload';
@@ -131,26 +132,15 @@ export function createWebhooksService(
 
     update(id: string, patch: z.output<typeof WebhookUpdate>): Webhook {
       const current = record(id);
-      const sender = patch.sender ?? current.sender;
-      const next: WebhookRecord = {
-        ...current,
-        sender,
-        maxPayloadBytes: patch.maxPayloadBytes ?? current.maxPayloadBytes,
-        filter: patch.filter ?? current.filter,
-        fencePayload: patch.fencePayload ?? current.fencePayload,
-        idempotencyKey: patch.idempotencyKey === undefined ? current.idempotencyKey : patch.idempotencyKey,
-        name: patch.name ?? current.name,
-        promptTemplate: patch.promptTemplate ?? current.promptTemplate,
-        enabled: patch.enabled ?? current.enabled,
-        notify: patch.notify ?? current.notify,
-        memory: patch.memory ?? current.memory,
-        retry: patch.retry ?? current.retry,
-        approval: patch.approval ?? current.approval,
-        token: patch.regenerateToken ? randomToken(32) : current.token,
-        signature: patch.signature === undefined ? current.signature : sealed(patch.signature, sender, current.signature),
-        instanceId: patch.instanceId === undefined ? current.instanceId : instances.target(patch.instanceId).id,
+      const { regenerateToken, signature, instanceId, ...fields } = patch;
+      const sender = fields.sender ?? current.sender;
+      const next = mergePatch(current, {
+        ...fields,
+        token: regenerateToken ? randomToken(32) : undefined,
+        signature: given(signature, (check) => sealed(check, sender, current.signature)),
+        instanceId: given(instanceId, (named) => instances.target(named).id),
         updatedAt: isoNow(context),
-      };
+      });
       if (unchanged(next, current, ['updatedAt'])) return present(current);
       return saved(() => next);
     },

@@ -1,7 +1,7 @@
 // The built-in agent's tools by group (the agent config's `tools`).
 import type { OpenAiToolGroup } from '../../../../shared/contract';
 import type { Caller } from '../../caller';
-import type { Dispatch } from '../../dispatch';
+import type { Dispatch } from '../../operation-call';
 import { fileTools } from './files';
 import { httpTool } from './http';
 import { shellTool } from './shell';

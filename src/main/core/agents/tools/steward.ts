@@ -3,7 +3,7 @@
 // calls as the run (see the runner): it reaches what a CLI agent's run key reaches (its own
 // instance, and the instances that accept its prompts), and report_outcome records on that run.
 import type { Caller } from '../../caller';
-import type { Dispatch } from '../../dispatch';
+import type { Dispatch } from '../../operation-call';
 import { callStewardOperation, describeOperation, stewardInputSchema, stewardOperationsFor } from '../../steward-operations';
 import type { Tool } from './tool';
 
