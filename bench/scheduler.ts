@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../src/main/core/logger';
 import { type Clock, systemClock } from '../src/main/core/scheduler/clock';
-import { createServices } from '../src/main/core/services';
+import { createServices } from '../src/main/core/compose-services';
 import { openStore } from '../src/main/core/store';
 import { newId } from '../src/main/core/ids';
 import { noApproval, noRetry } from '../src/shared/contract';

@@ -29,7 +29,7 @@ export const layers = [
   },
   {
     from: new RegExp(`^${core}/store/`),
-    forbid: new RegExp(`^${core}/((services|http|runner|agents|sandbox|scheduler|remotes|tunnel)/|(index|handlers|dispatch)\\.ts$)`),
+    forbid: new RegExp(`^${core}/((services|http|runner|agents|sandbox|scheduler|remotes|tunnel)/|(index|handlers|dispatch|compose-services)\\.ts$)`),
     message: 'core/store is the bottom of the core: it imports nothing of the folders above it, nor the wiring at the root.',
   },
   {
@@ -37,24 +37,14 @@ export const layers = [
     forbid: new RegExp(`^${core}/(http/|index\\.ts$)`),
     message: 'core/services sit below core/http and the wiring: they import nothing of core/http nor core/index.ts; what calls back up is handed down.',
   },
-  // enabled once the composition root builds the runner and hands the services what they call of it
-  // (issue 31, part 2): services/index.ts constructs the runner, and services import helpers and
-  // types of core/runner (the list is in docs/development.md, "Layers").
-  // {
-  //   from: new RegExp(`^${core}/services/`),
-  //   forbid: new RegExp(`^${core}/runner/`),
-  //   message: 'core/services sit below core/runner: the runner calls the services, not the reverse.',
-  // },
-  // enabled once services/remotes.ts takes RawInput from operation-call.ts, not dispatch.ts (whose
-  // handler map knows the services: a type-level circle).
-  // {
-  //   from: new RegExp(`^${core}/services/`),
-  //   forbid: new RegExp(`^${core}/(handlers|dispatch)\\.ts$`),
-  //   message: 'core/services sit below the wiring at the root: they import nothing of handlers.ts or dispatch.ts (operation-call.ts holds what a call takes).',
-  // },
+  {
+    from: new RegExp(`^${core}/services/`),
+    forbid: new RegExp(`^${core}/(runner/|(handlers|dispatch|compose-services)\\.ts$)`),
+    message: 'core/services sit below core/runner and the wiring at the root: the runner calls the services, not the reverse; compose-services.ts builds them (operation-call.ts holds what a call takes).',
+  },
   {
     from: new RegExp(`^${core}/(agents|sandbox)/`),
-    forbid: new RegExp(`^${core}/((runner|services|http)/|(index|handlers|dispatch)\\.ts$)`),
+    forbid: new RegExp(`^${core}/((runner|services|http)/|(index|handlers|dispatch|compose-services)\\.ts$)`),
     message: 'core/agents and core/sandbox sit below core/runner: they import nothing of core/runner, core/services, core/http or the wiring at the root; what they call of Steward is handed down (operation-call.ts).',
   },
   {

@@ -4,7 +4,7 @@
 // automation disables its followers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEvent, Run } from '../../src/shared/contract';
-import { chainAfter } from '../../src/main/core/runner/chains';
+import { chainAfter } from '../../src/main/core/services/chains';
 import { enqueueRun } from '../../src/main/core/services/run-queue';
 import type { EndedStatus } from '../../src/main/core/store/repositories/runs';
 import { type TestCore, startTestCore } from '../support/core';

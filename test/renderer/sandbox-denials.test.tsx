@@ -7,7 +7,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
-import { denialLine } from '../../src/main/core/runner/run-sandbox';
+import { denialLine } from '../../src/main/core/sandbox/run-sandbox';
 import { Toasts } from '../../src/renderer/src/ui/Toasts';
 import { denialFromRaw, denialFromText, ruleFor } from '../../src/renderer/src/features/sandbox/sandbox';
 import { Activity } from '../../src/renderer/src/features/activity/Activity';

@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { noticeOf } from '../../src/main/core/services/notices';
 import type { Store } from '../../src/main/core/store';
-import { afterRun } from '../../src/main/core/runner/after-run';
+import { afterRun } from '../../src/main/core/services/after-run';
 import { ManualClock } from '../support/clock';
 import { servicesFor, tempStore } from '../support/core';
 

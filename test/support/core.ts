@@ -9,7 +9,7 @@ import type { RemoteTiming } from '../../src/main/core/remotes/follower';
 import { silentLogger } from '../../src/main/core/logger';
 import type { Clock } from '../../src/main/core/scheduler/clock';
 import { systemClock } from '../../src/main/core/scheduler/clock';
-import { createServices } from '../../src/main/core/services';
+import { createServices } from '../../src/main/core/compose-services';
 import type { NotificationTiming } from '../../src/main/core/services/notification-dispatcher';
 import { expect } from 'vitest';
 import { ManualClock } from './clock';

@@ -1,7 +1,7 @@
 // The {{placeholders}} each place fills, and the check the contract and the forms share.
 import { describe, expect, it } from 'vitest';
 import { quotesPreviousRun, unknownPlaceholderProblem, unknownPlaceholders } from '../../src/shared/placeholders';
-import { renderChainPrompt } from '../../src/main/core/runner/chains';
+import { renderChainPrompt } from '../../src/main/core/services/chains';
 
 describe('unknown placeholders', () => {
   it('in an automation prompt: anything but {{previous.output|status|runId|summary}}', () => {

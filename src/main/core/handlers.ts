@@ -5,7 +5,7 @@
 import { type OperationInput, type OperationOutput, type Operations, contractVersion } from '../../shared/contract';
 import type { Caller } from './caller';
 import type { MappedName } from './operation-call';
-import type { Services } from './services';
+import type { Services } from './compose-services';
 
 export type { MappedName } from './operation-call';
 

@@ -12,7 +12,7 @@ import { type HttpLimits, defaultHttpLimits } from './http/limits';
 import { buildOpenApiDocument } from './http/openapi';
 import { type Logger, createLogger } from './logger';
 import { type Clock, systemClock } from './scheduler/clock';
-import { type Services, createServices } from './services';
+import { type Services, createServices } from './compose-services';
 import type { NotificationTiming } from './services/notification-dispatcher';
 import type { RemoteTiming } from './remotes/follower';
 import { type Store, openStore } from './store';

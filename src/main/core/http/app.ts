@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { AppError } from '../../../shared/errors';
 import type { Dispatch } from '../dispatch';
 import type { Logger } from '../logger';
-import type { Services } from '../services';
+import type { Services } from '../compose-services';
 import { jsonBodyText } from '../json-text';
 import { answerClientError, limitConnectionsPerClient } from './connection-limits';
 import { createErrorHandler, toAppError } from './errors';

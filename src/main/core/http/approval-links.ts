@@ -9,7 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { clockUtc, relativeUtc } from '../../../shared/human-time';
 import type { Logger } from '../logger';
 import type { ApprovalRecord } from '../store/repositories/approvals';
-import type { Services } from '../services';
+import type { Services } from '../compose-services';
 import { approvalLinkPath } from '../services/approvals';
 import { toAppError } from './errors';
 import { AppError } from '../../../shared/errors';

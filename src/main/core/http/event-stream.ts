@@ -12,7 +12,7 @@ import { operations } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { parseInput } from '../../../shared/parse-input';
 import { authorize } from '../caller';
-import type { Services } from '../services';
+import type { Services } from '../compose-services';
 import type { LiveEvent } from '../services/live-events';
 import type { HttpLimits } from './limits';
 import { createSseWriter, frame, named } from './sse-writer';

@@ -7,7 +7,7 @@
 // revoked or its run ends.
 import type { FastifyInstance } from 'fastify';
 import type { Dispatch } from '../dispatch';
-import type { Services } from '../services';
+import type { Services } from '../compose-services';
 import { createErrorHandler, toAppError } from './errors';
 import type { Logger } from '../logger';
 

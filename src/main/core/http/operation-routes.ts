@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { type Operation, type OperationName, operations } from '../../../shared/contract';
 import type { Dispatch } from '../dispatch';
 import type { MappedName } from '../handlers';
-import type { Services } from '../services';
+import type { Services } from '../compose-services';
 import { type Caller, authorize } from '../caller';
 
 /** `/api/automations/{id}` → `/api/automations/:id` */

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { operations } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
-import type { Services } from '../services';
+import type { Services } from '../compose-services';
 import { type TriggerRequest, type TriggerResult, tooLarge } from '../services/triggers';
 import type { WebhookRecord } from '../store/repositories/webhooks';
 import { requestTimedOut, timeoutError } from './connection-limits';

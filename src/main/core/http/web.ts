@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../../shared/errors';
-import type { Services } from '../services';
+import type { Services } from '../compose-services';
 import { sessionCookie, sessionLifetimeMs } from '../services/web-access';
 
 const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);

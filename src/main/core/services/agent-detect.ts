@@ -7,7 +7,7 @@ import { defaultOpenAiBaseUrl } from '../../../shared/contract';
 import { askVersion, findExecutable, refusalOf } from '../agents/probe';
 import { presets } from '../agents/presets';
 import { createRunDir, removeRunDir } from '../agents/steward-server';
-import { probeIdOf } from '../runner/run-sandbox';
+import { probeIdOf } from '../sandbox/run-sandbox';
 
 /** A model server that does not answer in this long is as good as absent on a first screen. */
 const serverTimeoutMs = 3_000;

@@ -15,7 +15,7 @@ import { given, mergePatch } from './patch-merge';
 import { automationHealth } from './automation-health';
 import { assertWithinBudget } from './budgets';
 import { assertChainable, disableFollowers } from './chain-rules';
-import { promptByHand } from '../runner/chains';
+import { promptByHand } from './chains';
 
 export function createAutomationsService(
   context: ServiceContext,

@@ -5,7 +5,7 @@
 import { runProgress } from '../../../shared/run-progress';
 import { type Instance, type LiveEvent, type Operation, type Remote, type RemoteCheck, type Run, contractVersion } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
-import type { RawInput } from '../dispatch';
+import type { RawInput } from '../operation-call';
 import { newId } from '../ids';
 import { type Connection, type Follower, type RemoteTiming, createFollower } from '../remotes/follower';
 import { type RemoteClient, createRemoteClient, failureKind, hostOf } from '../remotes/remote-client';

@@ -2,7 +2,7 @@
 // the run's own lines are.
 import type { ActivityKind, Run } from '../../../shared/contract';
 import { oneLine } from '../../../shared/format';
-import { labelOf } from '../runner/run-label';
+import { labelOf } from './run-label';
 import type { Store } from '../store';
 
 export function appendRunLine(store: Store, run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>, at: Date): void {

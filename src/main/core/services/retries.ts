@@ -3,10 +3,10 @@
 // (or, for a usage limit whose reset time the agent said, at that time). Called at the run's end,
 // in the same write; the feed says what was decided either way.
 import type { ErrorClass, RetryPolicy, Run } from '../../../shared/contract';
-import { enqueueRun } from '../services/run-queue';
-import { budgetBlock } from '../services/budgets';
+import { enqueueRun } from './run-queue';
+import { budgetBlock } from './budgets';
 import type { Store } from '../store';
-import { appendRunLine } from '../services/run-lines';
+import { appendRunLine } from './run-lines';
 
 const inWords: Record<ErrorClass, string> = {
   rate_limit: 'rate limited',

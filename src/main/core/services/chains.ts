@@ -8,9 +8,9 @@ import { type PreviousField, previousPlaceholder } from '../../../shared/placeho
 import type { AutomationRecord } from '../store/repositories/automations';
 import type { Store } from '../store';
 import { readSettings } from '../settings';
-import { budgetBlock, recordBudgetSkip } from '../services/budgets';
-import { appendRunLine } from '../services/run-lines';
-import { beforeRun, enqueueRun } from '../services/run-queue';
+import { budgetBlock, recordBudgetSkip } from './budgets';
+import { appendRunLine } from './run-lines';
+import { beforeRun, enqueueRun } from './run-queue';
 
 /** What a follower's prompt may quote of the run it follows; empty strings when there is none. */
 export type PreviousRun = Record<PreviousField, string>;

@@ -2,7 +2,7 @@
 // it is lost or done twice: a retry of a failed run, the automations chained after it, and its
 // automation's health alarm.
 import type { Run } from '../../../shared/contract';
-import { checkAlarm } from '../services/automation-alarms';
+import { checkAlarm } from './automation-alarms';
 import type { Store } from '../store';
 import { chainAfter } from './chains';
 import { retryAfter } from './retries';

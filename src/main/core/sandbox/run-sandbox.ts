@@ -15,15 +15,15 @@ import type { ProbePlace } from '../agents/probe';
 import { presets } from '../agents/presets';
 import { type StewardServer, createRunDir, leftoverRunDirs, removeRunDir } from '../agents/steward-server';
 import { readSettings } from '../settings';
-import { carriedFiles, footprintName } from '../sandbox/agent-footprint';
-import { agentHomeOf, prepareAgentHome } from '../sandbox/agent-state';
-import type { Denial } from '../sandbox/egress';
-import { sandboxSupport } from '../sandbox/host-support';
-import { limitsOf } from '../sandbox/limits';
-import { SandboxRefused } from '../sandbox/mount-plan';
-import { sandboxPolicy } from '../sandbox/policy';
-import { type SandboxRun, openSandbox } from '../sandbox/sandbox-run';
-import { etcSecrets, prepareEtcSecrets } from '../sandbox/system-folders';
+import { carriedFiles, footprintName } from './agent-footprint';
+import { agentHomeOf, prepareAgentHome } from './agent-state';
+import type { Denial } from './egress';
+import { sandboxSupport } from './host-support';
+import { limitsOf } from './limits';
+import { SandboxRefused } from './mount-plan';
+import { sandboxPolicy } from './policy';
+import { type SandboxRun, openSandbox } from './sandbox-run';
+import { etcSecrets, prepareEtcSecrets } from './system-folders';
 import type { Store } from '../store';
 
 /** Steward's own folder (the one with its package.json): from the source tree, the build, or the installed package. */
