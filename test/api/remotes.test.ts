@@ -35,10 +35,10 @@ async function until<T>(what: string | (() => string), check: () => Promise<T | 
 const there = (method: string, route: string, body?: unknown) =>
   request(`${remote.url}${route}`, { method, headers: { authorization: `Bearer ${remoteKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
 
-/** This Steward's event stream, read as text until stopped. */
-async function followEvents(): Promise<{ text(): string; stop(): Promise<void> }> {
+/** A Steward's event stream (this one's unless told), read as text until stopped. */
+async function followEvents(url = local.url, key = local.key): Promise<{ text(): string; stop(): Promise<void> }> {
   const controller = new AbortController();
-  const response = await fetch(`${local.url}/api/events`, { headers: { authorization: `Bearer ${local.key}` }, signal: controller.signal });
+  const response = await fetch(`${url}/api/events`, { headers: { authorization: `Bearer ${key}` }, signal: controller.signal });
   const reader = response.body!.getReader();
   let text = '';
   const reading = (async () => {
@@ -301,13 +301,21 @@ describe('remotes', { timeout: 90_000 }, () => {
 
     // A change there is told here once, not passed back and forth between the two.
     const events = await followEvents();
+    const theirEvents = await followEvents(remote.url, remoteKey);
     const made = await there('POST', '/api/automations', { name: 'Echoed?', prompt: 'x', cronExpression: '0 4 * * *', instanceId: serverInstance.id });
     expect(made.status).toBe(201);
-    const changedFrames = () => events.text().split('\n\n').filter((frame) => frame.startsWith('event: changed') && frame.includes(made.body.automation.id)).length;
-    await until('the change here', () => (changedFrames() > 0 ? true : undefined));
-    await sleep(1_500);
-    expect(changedFrames()).toBe(1);
-    await events.stop();
+    const framesOf = (stream: { text(): string }, id: string) => stream.text().split('\n\n').filter((frame) => frame.startsWith('event: changed') && frame.includes(id));
+    await until('the change here', () => (framesOf(events, made.body.automation.id).length > 0 ? true : undefined));
+    // Then a change here, which the remote follows back after the one above (a stream is read in
+    // order): once it shows on the remote's stream, the remote has taken in the first change too,
+    // and would have told it again had it passed it on.
+    const mark = await local.api('POST', '/api/automations', { name: 'Marker', prompt: 'x', cronExpression: '0 5 * * *', instanceId: localIds[0] });
+    expect(mark.status).toBe(201);
+    await until('the marker on the remote\'s stream', () => (framesOf(theirEvents, mark.body.automation.id).some((frame) => frame.includes(backId)) ? true : undefined));
+    expect(framesOf(theirEvents, made.body.automation.id).filter((frame) => frame.includes('"location"'))).toEqual([]);
+    expect(framesOf(events, made.body.automation.id)).toHaveLength(1);
+    await Promise.all([events.stop(), theirEvents.stop()]);
+    expect((await local.api('DELETE', `/api/automations/${mark.body.automation.id}`)).status).toBe(204);
     expect((await there('DELETE', `/api/automations/${made.body.automation.id}`)).status).toBe(204);
     expect((await there('DELETE', `/api/remotes/${backId}`)).status).toBe(204);
   });
@@ -322,8 +330,10 @@ describe('remotes', { timeout: 90_000 }, () => {
       expect(JSON.parse(delivery.body)).toMatchObject({ type: 'run.succeeded', data: { runId: sent.body.run.id, instance: { id: serverInstance.id, name: 'Build box' } } });
       // The tray shows it beside this Steward's runs.
       expect(trayState(local.core).recent).toContainEqual(expect.objectContaining({ id: sent.body.run.id, title: 'Build box', status: 'succeeded' }));
-      // The run's end is told once, however often the remote announces the run.
-      await sleep(500);
+      // The run's end is told once, however often the remote announces the run: by the time a
+      // later run's end is told, a second word about the first would have been too.
+      const later = await local.api('POST', '/api/runs', { instanceId: serverInstance.id, prompt: 'and this one' });
+      await until('the later run\'s notification', () => receiver.received.find((request) => request.body.includes(later.body.run.id)));
       expect(receiver.received.filter((request) => request.body.includes(sent.body.run.id))).toHaveLength(1);
 
       // A run that ends while the remote cannot be followed (here: it answers on another port) is

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { type OperationOutput, type Operations, operations } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
+import { fillPath } from '../../shared/operation-path';
 import { createCore } from '../core';
 import { dataDirServer } from '../core/data-lock';
 import type { RawInput } from '../core/dispatch';
@@ -56,9 +57,8 @@ function daemonCall(baseUrl: string, key: string): Call {
   };
   return async <N extends MappedName>(name: N, raw: RawInput = {}) => {
     const operation = operations[name];
-    const params = (raw.params ?? {}) as Record<string, unknown>;
-    const path = operation.path.replace(/\{(\w+)\}/g, (_, param: string) => encodeURIComponent(String(params[param])));
     try {
+      const path = fillPath(operation, raw.params as Record<string, unknown> | undefined);
       return await client.call<OperationOutput<Operations[N]>>(operation.method, path, { query: raw.query as Record<string, unknown> | undefined, body: raw.body, timeoutMs: callTimeoutMs });
     } catch (error) {
       throw own(error);

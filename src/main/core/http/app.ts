@@ -44,8 +44,9 @@ function noSchemaCompiler(): never {
 }
 
 /**
- * `triggersOnly`: the listener the tunnel forwards to. It serves the trigger paths and
- * /api/health and nothing else, whatever the method or credentials.
+ * `triggersOnly`: the listener the tunnel forwards to. It serves the trigger paths, the approvals'
+ * decision links (GET and POST /api/approvals/links/{token}) and /api/health, and nothing else,
+ * whatever the method or credentials: no management API, no web UI, no event stream, no MCP.
  */
 export async function buildHttpApp(
   { services, dispatch, logger }: { services: Services; dispatch: Dispatch; logger: Logger },

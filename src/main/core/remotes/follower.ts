@@ -4,18 +4,27 @@
 // is lost between the two; a streamed line that would leave a gap is not kept but fetched in
 // order by the next catch-up. On any failure it says why (its state), waits (doubling, capped) and
 // starts over, resuming from the lines it holds.
-import { type ActivityEvent, type Instance, type LiveEvent, type Run, contractVersion } from '../../../shared/contract';
+//
+// What it owns: each connection has its own signal, which its stream, its checks and its catch-ups
+// use and which is aborted when the connection ends for any reason; the stream's body is cancelled
+// with it; the wait between attempts does not hold the process open. Once stop() resolves nothing
+// of it runs: no timer, no request, no socket.
+import { type ActivityEvent, type Instance, type LiveEvent, type Run } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../logger';
 import type { Store } from '../store';
 import { readEventStream } from './event-stream-reader';
-import { type FailureKind, type RemoteClient, failureKind } from './remote-client';
+import { type FailureKind, type RemoteClient, checkContract, failureKind } from './remote-client';
 
 export interface RemoteTiming {
   /** First wait after a failure; it doubles up to maxBackoffMs. */
   minBackoffMs: number;
   maxBackoffMs: number;
-  /** While connected: how often its instances (and the key) are checked, which also measures latency. */
+  /**
+   * While connected: how often its instances (and the key, as stored now) are checked, which also
+   * measures latency. A refused key shows as `unauthorized` at the next check, however long the
+   * remote keeps the event stream it opened with that key.
+   */
   checkEveryMs: number;
   /** No byte on the event stream for this long (the remote sends a heartbeat every 15 s): reconnect. */
   stallMs: number;
@@ -63,9 +72,9 @@ export function createFollower(deps: FollowerDeps) {
   let knownIds: Set<string> | undefined;
   const known = () => (knownIds ??= new Set(store.remotes.instancesOf(remoteId).map((instance) => instance.id)));
 
-  async function checkInstances(): Promise<number> {
+  async function checkInstances(signal: AbortSignal): Promise<number> {
     const started = performance.now();
-    const { instances } = await client.call<{ instances: Instance[] }>('GET', '/api/instances', { query: { location: 'local' }, signal: stopper.signal });
+    const { instances } = await client.call<{ instances: Instance[] }>('GET', '/api/instances', { query: { location: 'local' }, signal });
     const latencyMs = Math.round(performance.now() - started);
     const ours = instances.filter((instance) => (instance.location ?? 'local') === 'local');
     const at = deps.now().toISOString();
@@ -84,15 +93,6 @@ export function createFollower(deps: FollowerDeps) {
     return latencyMs;
   }
 
-  async function checkContract(): Promise<string> {
-    const health = await client.call<{ version?: string; contract?: number }>('GET', '/api/health', { signal: stopper.signal });
-    if (health.contract !== contractVersion) {
-      const spoken = health.contract === undefined ? 'no contract version (an older Steward)' : `contract ${health.contract}`;
-      throw new AppError('remote_incompatible', `${client.label} speaks ${spoken}; this Steward speaks contract ${contractVersion}. Update the older of the two.`);
-    }
-    return health.version ?? 'unknown';
-  }
-
   // --- the lines ---------------------------------------------------------------------------------
 
   const toLine = (event: ActivityEvent) => ({
@@ -107,7 +107,7 @@ export function createFollower(deps: FollowerDeps) {
   });
 
   /** Fetches every line after the ones held, page by page, in each instance's order. */
-  async function catchUp(): Promise<void> {
+  async function catchUp(signal: AbortSignal): Promise<void> {
     const ids = known();
     // A hundred instances a request keeps the query's cursors far below any server's header limit.
     const all = [...ids];
@@ -117,7 +117,7 @@ export function createFollower(deps: FollowerDeps) {
       for (;;) {
         const page = await client.call<{ events: ActivityEvent[]; cursors: Record<string, number>; hasMore: boolean }>('GET', '/api/activity', {
           query: { cursors: encodeCursors(cursors), instanceIds: chunk.join(','), limit: pageLimit, location: 'local' },
-          signal: stopper.signal,
+          signal,
         });
         store.transaction(() => {
           for (const event of page.events) if (ids.has(event.instanceId)) store.activity.mirror(toLine(event), true);
@@ -133,9 +133,12 @@ export function createFollower(deps: FollowerDeps) {
   let pending: ActivityEvent[] = [];
   let catching: Promise<void> | undefined;
   let catchAgain = false;
-  let streamFailure: (error: unknown) => void = () => {};
+  /** The connection now: what its catch-ups use, and how they end it when they fail. */
+  let current: { signal: AbortSignal; fail: (error: unknown) => void } | undefined;
 
   function requestCatchUp(): void {
+    const connection = current;
+    if (!connection || connection.signal.aborted) return;
     if (catching) {
       catchAgain = true;
       return;
@@ -143,10 +146,10 @@ export function createFollower(deps: FollowerDeps) {
     catching = (async () => {
       do {
         catchAgain = false;
-        await catchUp();
-      } while (catchAgain);
+        await catchUp(connection.signal);
+      } while (catchAgain && !connection.signal.aborted);
     })()
-      .catch((error: unknown) => streamFailure(error))
+      .catch((error: unknown) => connection.fail(error))
       .finally(() => (catching = undefined));
   }
 
@@ -189,53 +192,84 @@ export function createFollower(deps: FollowerDeps) {
     }
   }
 
-  /** Connected until the stream ends, stalls or fails, or a check fails. */
-  async function follow(version: string, latencyMs: number): Promise<never> {
+  /**
+   * One connection, from its first check to its end: connected until the stream ends, stalls or
+   * fails, or a check fails. It always ends by throwing why; `connected` says whether it got as far.
+   */
+  async function connection(attempt: { connected: boolean }): Promise<never> {
     const session = new AbortController();
     const signal = AbortSignal.any([session.signal, stopper.signal]);
-    let lastByte = Date.now();
     let failure: unknown;
-    streamFailure = (error) => {
+    const fail = (error: unknown) => {
       failure ??= error;
-      session.abort();
+      session.abort(error);
     };
-    const body = await client.stream('/api/events', signal, 10_000);
-    const since = deps.now().toISOString();
-    connected = { version, since };
-    failedSince = undefined;
-    deps.connection({ state: 'connected', since, version, latencyMs });
-    requestCatchUp();
-    const away = lostAt;
-    lostAt = undefined;
-    client.call<{ runs: Run[] }>('GET', '/api/runs', { query: { limit: 50 }, signal }).then(({ runs }) => {
-      const ours = runs.filter((run) => known().has(run.instanceId));
-      deps.runsSeen(ours);
-      // What ended while it could not be followed is told now, oldest first, as if it had been seen.
-      const missed = away === undefined ? [] : ours.filter((run) => run.finishedAt !== null && run.finishedAt > away);
-      for (const run of missed.reverse()) deps.announce({ type: 'run', run });
-    }, () => {});
-    const checks = setInterval(() => {
-      if (Date.now() - lastByte > timing.stallMs) return streamFailure(new AppError('remote_unreachable', `${client.label} is unreachable: its event stream stalled.`));
-      checkInstances().then(
-        (latency) => connected && deps.connection({ state: 'connected', since: connected.since, version, latencyMs: latency }),
-        (error: unknown) => streamFailure(error),
-      );
-    }, Math.min(timing.checkEveryMs, timing.stallMs));
+    let checks: ReturnType<typeof setInterval> | undefined;
+    let body: ReadableStream<Uint8Array> | undefined;
     try {
-      await readEventStream(body, (event) => {
-        lastByte = Date.now();
+      client = deps.connect();
+      const version = await checkContract(client, { signal });
+      const latencyMs = await checkInstances(signal);
+      attempt.connected = true;
+      body = await client.stream('/api/events', signal, 10_000);
+      const since = deps.now().toISOString();
+      connected = { version, since };
+      failedSince = undefined;
+      deps.connection({ state: 'connected', since, version, latencyMs });
+      current = { signal, fail };
+      requestCatchUp();
+      const away = lostAt;
+      lostAt = undefined;
+      client.call<{ runs: Run[] }>('GET', '/api/runs', { query: { limit: 50 }, signal }).then(({ runs }) => {
+        if (signal.aborted) return;
+        const ours = runs.filter((run) => known().has(run.instanceId));
+        deps.runsSeen(ours);
+        // What ended while it could not be followed is told now, oldest first, as if it had been seen.
+        const missed = away === undefined ? [] : ours.filter((run) => run.finishedAt !== null && run.finishedAt > away);
+        for (const run of missed.reverse()) deps.announce({ type: 'run', run });
+      }, () => {});
+      let lastByte = Date.now();
+      let checking = false;
+      const check = () => {
+        if (Date.now() - lastByte > timing.stallMs) return fail(new AppError('remote_unreachable', `${client.label} is unreachable: its event stream stalled.`));
+        // One check at a time: on a busy machine a slow one is not joined by more.
+        if (checking) return;
+        checking = true;
         try {
-          streamed(event.event, event.data);
+          // With the key as stored now: a key revoked there, or replaced here by a wrong one, is
+          // refused at this check, whatever the stream opened with the old key still does.
+          client = deps.connect();
         } catch (error) {
-          deps.logger.warn({ remoteId, event: event.event, err: error }, 'could not use an event a remote sent');
+          return fail(error);
         }
-      });
+        checkInstances(signal).then(
+          (latency) => !signal.aborted && connected && deps.connection({ state: 'connected', since: connected.since, version, latencyMs: latency }),
+          (error: unknown) => fail(error),
+        ).finally(() => (checking = false));
+      };
+      checks = setInterval(check, Math.min(timing.checkEveryMs, timing.stallMs));
+      checks.unref();
+      await readEventStream(
+        body,
+        (event) => {
+          lastByte = Date.now();
+          try {
+            streamed(event.event, event.data);
+          } catch (error) {
+            deps.logger.warn({ remoteId, event: event.event, err: error }, 'could not use an event a remote sent');
+          }
+        },
+        signal,
+      );
       failure ??= new AppError('remote_unreachable', `${client.label} is unreachable: its event stream ended.`);
     } catch (error) {
       failure ??= error;
     } finally {
+      current = undefined;
       clearInterval(checks);
       session.abort();
+      // A body never handed to the reader (it cancels its own) is let go here.
+      await body?.cancel().catch(() => {});
       await catching?.catch(() => {});
       if (pending.length > 0) flush();
     }
@@ -255,23 +289,20 @@ export function createFollower(deps: FollowerDeps) {
     deps.connection({ state: 'connecting', since: deps.now().toISOString() });
     let backoff = timing.minBackoffMs;
     while (!stopper.signal.aborted) {
-      let wasConnected = false;
+      const attempt = { connected: false };
       try {
-        client = deps.connect();
-        const version = await checkContract();
-        const latencyMs = await checkInstances();
-        wasConnected = true;
-        await follow(version, latencyMs);
+        await connection(attempt);
       } catch (error) {
         if (stopper.signal.aborted) return;
         failed(error);
         deps.logger.warn({ remoteId, state: failedSince?.kind }, 'remote not followed');
       }
-      if (wasConnected) backoff = timing.minBackoffMs;
+      if (attempt.connected) backoff = timing.minBackoffMs;
       const wait = Math.round(backoff * (1 + Math.random() * 0.2));
       backoff = Math.min(backoff * 2, timing.maxBackoffMs);
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait);
+        // The wait keeps nothing alive: a process with nothing else to do may exit during it.
+        const timer = setTimeout(resolve, wait).unref();
         wake = () => {
           clearTimeout(timer);
           resolve();

@@ -1,5 +1,6 @@
 // Calls to another Steward's API with its key: JSON in and out, its errors turned into Steward's
 // own error shape naming the remote, and the key never in a message (it is only ever a header).
+import { contractVersion } from '../../../shared/contract';
 import { type ErrorCode, AppError, errorStatus } from '../../../shared/errors';
 
 export interface RemoteTarget {
@@ -125,6 +126,8 @@ export function createRemoteClient(target: RemoteTarget) {
         const response = await send('GET', path, { signal: AbortSignal.any([signal, opened.signal]), timeoutMs: 2 ** 31 - 1 }, 'text/event-stream');
         if (!response.ok) throw await refusal(response);
         if (!response.headers.get('content-type')?.startsWith('text/event-stream') || !response.body) {
+          // Refused unread: its socket is let go now, not when the other end gives up.
+          await response.body?.cancel().catch(() => {});
           throw new AppError('remote_incompatible', `${label} answered GET ${path} without an event stream.`);
         }
         return response.body;
@@ -136,3 +139,17 @@ export function createRemoteClient(target: RemoteTarget) {
 }
 
 export type RemoteClient = ReturnType<typeof createRemoteClient>;
+
+/**
+ * The remote's version, once its health says it speaks this Steward's contract; a remote that
+ * speaks another (or none: an older Steward) is refused as incompatible. The one such check: the
+ * follower makes it at each connection, a connection test before a remote is added.
+ */
+export async function checkContract(client: RemoteClient, request: RemoteRequest = {}): Promise<string> {
+  const health = await client.call<{ version?: string; contract?: number }>('GET', '/api/health', request);
+  if (health.contract !== contractVersion) {
+    const spoken = health.contract === undefined ? 'no contract version (an older Steward)' : `contract ${health.contract}`;
+    throw new AppError('remote_incompatible', `${client.label} speaks ${spoken}; this Steward speaks contract ${contractVersion}. Update the older of the two.`);
+  }
+  return health.version ?? 'unknown';
+}

@@ -2,13 +2,19 @@
 // their key), each connection's state as its follower last found it, their instances shown as
 // instances here, and the calls forwarded to them. The key is read from the secret box only to
 // make a request: it is never returned, logged or put in a message.
+//
+// Each remote has at most one follower, and only the remotes stored have one: every change of which
+// follower a remote should have (added, updated, removed, the service started or stopped) is one
+// step in that remote's own queue, which stops (and awaits) the follower it has before it starts
+// the one the stored remote names now. So no interleaving of calls leaves two, or one nothing stops.
 import { runProgress } from '../../../shared/run-progress';
-import { type Instance, type LiveEvent, type Operation, type Remote, type RemoteCheck, type Run, contractVersion } from '../../../shared/contract';
+import { type Instance, type LiveEvent, type Operation, type Remote, type RemoteCheck, type Run } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
+import { fillPath } from '../../../shared/operation-path';
 import type { RawInput } from '../operation-call';
 import { newId } from '../ids';
 import { type Connection, type Follower, type RemoteTiming, createFollower } from '../remotes/follower';
-import { type RemoteClient, createRemoteClient, failureKind, hostOf } from '../remotes/remote-client';
+import { type RemoteClient, checkContract, createRemoteClient, failureKind, hostOf } from '../remotes/remote-client';
 import type { RemoteRecord } from '../store/repositories/remotes';
 import { type ServiceContext, isoNow } from './context';
 
@@ -43,6 +49,8 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
   const { store } = context;
   const connections = new Map<string, Connection>();
   const followers = new Map<string, Follower>();
+  /** Per remote, the last step of its queue: the next waits for it. */
+  const queues = new Map<string, Promise<void>>();
   const owners = new Map<string, string>();
   const lastConnected = new Map<string, string>();
   // The newest runs of each remote, as its events and its run list said: for the tray.
@@ -137,27 +145,16 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     for (const id of ids.slice(0, Math.max(0, ids.length - recentKept))) kept.delete(id);
   }
 
-  function follow(record: RemoteRecord): void {
-    if (!started) return;
-    const follower = createFollower({
-      remoteId: record.id,
-      store,
-      logger: context.logger,
-      now: context.now,
-      timing: deps.timing,
-      connect: () => clientOf(record),
-      connection: (next) => setConnection(record.id, next),
-      announce: (event) => {
-        if (event.type === 'run') remember(record.id, [event.run]);
-        deps.announce(event);
-      },
-      runsSeen: (runs) => remember(record.id, runs),
-      owns: (ids) => own(record.id, ids),
-    });
-    followers.set(record.id, follower);
-    follower.start();
+  /** Runs a step after every earlier step for the same remote; a failing step does not stop the queue. */
+  function queued(id: string, step: () => Promise<void> | void): Promise<void> {
+    const next = (queues.get(id) ?? Promise.resolve()).then(step);
+    const tail = next.catch((error: unknown) => context.logger.error({ remoteId: id, err: error }, 'remote follower change failed'));
+    queues.set(id, tail);
+    void tail.finally(() => queues.get(id) === tail && queues.delete(id));
+    return next;
   }
 
+  /** Stops the remote's follower, if it has one, and forgets its connection; resolves once it has stopped. */
   async function unfollow(id: string): Promise<void> {
     const follower = followers.get(id);
     followers.delete(id);
@@ -165,6 +162,34 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     shown = undefined;
     recent.delete(id);
     await follower?.stop();
+  }
+
+  /** The remote's follower made to match the stored remote: the old one stopped, a new one started while the service runs. */
+  function refollow(id: string): Promise<void> {
+    return queued(id, async () => {
+      await unfollow(id);
+      const record = store.remotes.get(id);
+      if (!started || !record) return;
+      const follower = createFollower({
+        remoteId: record.id,
+        store,
+        logger: context.logger,
+        now: context.now,
+        timing: deps.timing,
+        connect: () => clientOf(record),
+        // Said only while it is the remote's follower: nothing a stopped one still finishes is told.
+        connection: (next) => followers.get(id) === follower && setConnection(record.id, next),
+        announce: (event) => {
+          if (followers.get(id) !== follower) return;
+          if (event.type === 'run') remember(record.id, [event.run]);
+          deps.announce(event);
+        },
+        runsSeen: (runs) => followers.get(id) === follower && remember(record.id, runs),
+        owns: (ids) => followers.get(id) === follower && own(record.id, ids),
+      });
+      followers.set(id, follower);
+      follower.start();
+    });
   }
 
   /** What refuses an address whatever the key: this Steward itself, or one followed already. */
@@ -199,13 +224,10 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     try {
       const name = input.name ?? hostOf(input.url);
       const client = input.apiKey !== undefined ? createRemoteClient({ name, url: input.url, key: input.apiKey }) : clientOf({ name, url: input.url, apiKeyRef: input.apiKeyRef ?? '' });
-      const health = await client.call<{ version?: string; contract?: number }>('GET', '/api/health', { timeoutMs: 10_000 });
-      if (health.contract !== contractVersion) {
-        return { ...failed(new AppError('remote_incompatible', `${client.label} speaks contract ${health.contract ?? 'none (an older Steward)'}; this Steward speaks ${contractVersion}.`)) };
-      }
+      const version = await checkContract(client, { timeoutMs: 10_000 });
       const started = performance.now();
       const { instances } = await client.call<{ instances: Instance[] }>('GET', '/api/instances', { query: { location: 'local' }, timeoutMs: 10_000 });
-      return { state: 'connected', version: health.version ?? null, latencyMs: Math.round(performance.now() - started), error: null, instanceCount: instances.length };
+      return { state: 'connected', version, latencyMs: Math.round(performance.now() - started), error: null, instanceCount: instances.length };
     } catch (error) {
       return failed(error);
     }
@@ -221,7 +243,8 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
       const at = isoNow(context);
       const record: RemoteRecord = { id: newId('rem'), name: input.name, url: input.url, apiKeyRef: input.apiKeyRef, createdAt: at, updatedAt: at };
       store.transaction(() => store.remotes.insert(record));
-      follow(record);
+      // Its failure is logged by its queue.
+      refollow(record.id).catch(() => {});
       return present(record);
     },
 
@@ -233,16 +256,18 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
       next.updatedAt = isoNow(context);
       store.transaction(() => store.remotes.update(next));
       // Another address or key is another connection; a new name shows in its messages.
-      await unfollow(id);
-      follow(next);
+      await refollow(id);
       deps.announce({ type: 'changed', resource: 'remote', id });
       return present(next);
     },
 
     async delete(id: string): Promise<void> {
       find(id);
-      await unfollow(id);
-      store.transaction(() => store.remotes.delete(id));
+      // In the remote's queue: its follower stopped first, so none writes for a remote that is gone.
+      await queued(id, async () => {
+        await unfollow(id);
+        if (store.remotes.get(id)) store.transaction(() => store.remotes.delete(id));
+      });
       for (const [resource, owner] of owners) if (owner === id) owners.delete(resource);
       deps.announce({ type: 'changed', resource: 'remote', id });
     },
@@ -281,8 +306,7 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
         const code = connection.state === 'unauthorized' ? 'remote_unauthorized' : connection.state === 'incompatible' ? 'remote_incompatible' : 'remote_unreachable';
         throw new AppError(code, `${connection.error} (since ${connection.since})`);
       }
-      const params = (raw.params ?? {}) as Record<string, unknown>;
-      const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+      const path = fillPath(operation, raw.params as Record<string, unknown> | undefined);
       const output = await clientOf(record).call(operation.method, path, { query: raw.query as Record<string, unknown>, body: raw.body, ...(timeoutMs ? { timeoutMs } : {}) });
       own(remoteId, idsIn(output));
       // An instance it answers with is shown as one here, and kept as it now is.
@@ -301,11 +325,13 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
 
     start(): void {
       started = true;
-      for (const record of store.remotes.list()) follow(record);
+      for (const record of store.remotes.list()) refollow(record.id).catch(() => {});
     },
+    /** Resolves once every follower has stopped, those a change still in a queue would start included. */
     async stop(): Promise<void> {
       started = false;
-      await Promise.all([...followers.keys()].map((id) => unfollow(id)));
+      const ids = new Set([...followers.keys(), ...queues.keys(), ...store.remotes.list().map((remote) => remote.id)]);
+      await Promise.all([...ids].map((id) => queued(id, () => unfollow(id))));
     },
   };
 }

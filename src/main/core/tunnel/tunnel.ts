@@ -1,7 +1,9 @@
-// The tunnel: a second HTTP listener on loopback serving only the trigger paths and /api/health,
-// and a provider that forwards a public address to it. So the management API is never reachable
-// through the tunnel. States: off → connecting → up, and error (with a reason) from which it
-// reconnects with backoff for as long as it is meant to be on.
+// The tunnel: a second HTTP listener on loopback serving only the trigger paths, the approvals'
+// decision links and /api/health (http/app.ts, triggersOnly), and a provider that forwards a public
+// address to it. So the management API is never reachable through the tunnel. States: off →
+// connecting → up, and error (with a reason) from which it reconnects with backoff for as long as
+// it is meant to be on. The listener is started by an attempt and kept by it only while that
+// attempt is still the one wanted: a halt (or a newer attempt) during the start closes it.
 import type { TunnelConfig, TunnelConfigView, TunnelState } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../logger';
@@ -53,6 +55,8 @@ export function createTunnel({ store, clock, logger, secrets, startListener, hea
   let retryTimer: unknown;
   let healthTimer: unknown;
   let retryMs = firstRetryMs;
+  /** A listener an attempt is starting: a halt waits for it, and it is closed if no longer wanted. */
+  let starting: Promise<void> | undefined;
   let status: Pick<TunnelState, 'state' | 'reason' | 'publicUrl' | 'since'> = { state: 'off', reason: null, publicUrl: null, since: clock.now().toISOString() };
 
   const stored = (): StoredConfig | null => {
@@ -112,9 +116,10 @@ export function createTunnel({ store, clock, logger, secrets, startListener, hea
     await dropConnection();
     set({ state: 'connecting', reason: status.state === 'error' ? status.reason : null, publicUrl: null });
     try {
-      listener ??= await startListener();
+      const port = (listener ?? (await listen(mine)))?.port;
+      if (port === undefined || mine !== attempt) return;
       const authtoken = config.provider === 'ngrok' && config.sealedAuthtoken ? openSecret(config.sealedAuthtoken) : undefined;
-      const opened = await connectorFor(config.provider === 'ngrok' ? { provider: 'ngrok', domain: config.domain } : config, authtoken)(listener.port);
+      const opened = await connectorFor(config.provider === 'ngrok' ? { provider: 'ngrok', domain: config.domain } : config, authtoken)(port);
       if (mine !== attempt) {
         await opened.close();
         return;
@@ -132,6 +137,20 @@ export function createTunnel({ store, clock, logger, secrets, startListener, hea
     }
   }
 
+  /** Starts the listener for attempt `mine`; kept only if that attempt is still wanted once it is up, else closed. */
+  async function listen(mine: number): Promise<TriggerListener | undefined> {
+    const owned = startListener().then(async (opened) => {
+      if (mine === attempt && listener === undefined) return (listener = opened);
+      await opened.close();
+      return undefined;
+    });
+    starting = owned.then(
+      () => {},
+      () => {},
+    );
+    return owned;
+  }
+
   function openSecret(sealed: string): string {
     try {
       return secrets.open(sealed);
@@ -144,6 +163,8 @@ export function createTunnel({ store, clock, logger, secrets, startListener, hea
     attempt++;
     clearTimers();
     await dropConnection();
+    // A listener still starting is closed by its attempt, now no longer the one wanted.
+    await starting;
     const open = listener;
     listener = undefined;
     await open?.close();

@@ -4,6 +4,7 @@ import type { StewardBridge } from '../../../shared/bridge';
 import type { z } from 'zod';
 import { type ActivityEvent, type ChangedResource, type Instance, type LiveEvent, type OperationName, type Operations, type Run, operations } from '../../../shared/contract';
 import type { ErrorCode } from '../../../shared/errors';
+import { fillPath } from '../../../shared/operation-path';
 
 export interface CallInput {
   params?: Record<string, string>;
@@ -56,7 +57,7 @@ function toError(error: unknown): ApiError {
 
 /** `/api/automations/{id}` with params, plus a query string. */
 export function urlFor(name: OperationName, input: CallInput = {}): string {
-  const path = operations[name].path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(input.params?.[key] ?? ''));
+  const path = fillPath(operations[name], input.params);
   const query = Object.entries(input.query ?? {}).filter((entry): entry is [string, string | number] => entry[1] !== undefined && entry[1] !== '');
   return query.length > 0 ? `${path}?${new URLSearchParams(query.map(([key, value]) => [key, String(value)])).toString()}` : path;
 }
@@ -119,9 +120,16 @@ export function httpClient(base = '', openEventSource: EventSourceFactory = brow
   return {
     async call(name, input = {}) {
       const operation = operations[name];
+      // A missing path parameter is refused here, as the API would refuse it, before anything is sent.
+      let url: string;
+      try {
+        url = base + urlFor(name, input);
+      } catch (error) {
+        throw toError(error);
+      }
       let response: Response;
       try {
-        response = await fetch(base + urlFor(name, input), {
+        response = await fetch(url, {
           method: operation.method,
           credentials: 'same-origin',
           headers: input.body === undefined ? {} : { 'content-type': 'application/json' },
