@@ -11,7 +11,7 @@ import type { APIRequestContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, useE2e } from '../support/e2e';
 import { waitFor } from '../support/wait';
-import { tempDir } from '../support/core';
+import { tempDir } from '../support/temp';
 
 const messageCount = 10_000;
 const newest = 'the newest of them all';

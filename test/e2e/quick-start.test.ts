@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../support/core';
+import { tempDir } from '../support/temp';
 import { artifacts, bareBin, useE2e } from '../support/e2e';
 import { type Server, root, startDaemon } from '../support/processes';
 import { lacks } from '../support/requirements';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../src/shared/contract';
-import { request, tempDir } from '../support/core';
+import { request, tempDir } from '../support/temp';
 import { artifacts, useE2e } from '../support/e2e';
 import { type Server, runCli, startDaemon } from '../support/processes';
 import { waitFor } from '../support/wait';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { type Browser, type BrowserContext, type BrowserContextOptions, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { loginLinkOf, pageApi } from './browser';
-import { tempDir } from './core';
+import { tempDir } from './temp';
 import { type Server, root, startDaemon } from './processes';
 import { lacks } from './requirements';
 
