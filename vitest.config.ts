@@ -29,9 +29,6 @@ export default defineConfig({
   test: {
     // Folders where a user's are, outside /tmp: a sandboxed run has a private /tmp and would not see them there.
     env: { TMPDIR: testTmp },
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    // The real-CLI conformance suite has its own config and command (npm run test:agents).
-    exclude: excluded,
     environment: 'node',
     pool: 'forks',
     // Vitest's default, one worker fewer than cores, is a single worker on two cores; but much
@@ -43,9 +40,12 @@ export default defineConfig({
     // Two projects for one setup: the end-to-end files' global setup builds the web UI and starts
     // the one Chromium they share, and runs only when one of them is in the run. Both projects
     // share one pool of workers (the same groupOrder), so the longest files still start first.
+    // Each names its own files: a project that extends this config adds its include and exclude
+    // to any set here (they are merged, not replaced), so none is set here.
     projects: [
-      { extends: true, test: { name: 'e2e', include: [endToEnd], globalSetup: ['test/support/e2e-setup.ts'] } },
-      { extends: true, test: { name: 'core', exclude: [...excluded, endToEnd] } },
+      { extends: true, test: { name: 'e2e', include: [endToEnd], exclude: excluded, globalSetup: ['test/support/e2e-setup.ts'] } },
+      // The real-CLI conformance suite has its own config and command (npm run test:agents).
+      { extends: true, test: { name: 'core', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: [...excluded, endToEnd] } },
     ],
   },
 });
