@@ -17,7 +17,8 @@ import { type TestCore, startTestCore } from '../support/core';
 import { lacks } from '../support/requirements';
 import { settled } from '../support/runs';
 import { connectStore, renderWith } from './harness';
-import { waitFor } from '../support/wait';
+// Beside testing-library's waitFor, which retries an assertion in the DOM: ours waits for a value of the core.
+import { waitFor as waitForValue } from '../support/wait';
 
 const skip = lacks('sandbox');
 let t: TestCore;
@@ -39,7 +40,7 @@ beforeAll(async () => {
   run = await settled(t, created.id, 30_000);
   // The refusals are written as they happen, through the write batcher: wait until both are in the run's messages.
   const refusals = async () => ((await t.api('GET', `/api/runs/${run.id}/messages`)).body.messages as { content: string }[]).filter((message) => message.content.startsWith('The sandbox refused'));
-  await waitFor(refusals, { what: "the run's two refusals", until: (found) => found.length >= 2 });
+  await waitForValue(refusals, { what: "the run's two refusals", until: (found) => found.length >= 2 });
 }, 60_000);
 afterAll(() => t?.close());
 afterEach(cleanup);
