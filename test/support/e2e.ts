@@ -105,7 +105,7 @@ export function useE2e(options: E2eOptions): E2e {
   afterAll(async () => {
     // Each step in reverse, every one of them even after one fails.
     const failures: unknown[] = [];
-    for (const step of release.reverse()) await Promise.resolve().then(step).catch((error: unknown) => failures.push(error));
+    for (const step of release.splice(0).reverse()) await Promise.resolve().then(step).catch((error: unknown) => failures.push(error));
     if (failures.length > 0) throw failures[0];
   });
 
