@@ -10,6 +10,7 @@ import { postNotice } from '../../src/main/core/services/notices';
 import type { Approval, NotificationDelivery } from '../../src/shared/contract';
 import { type TestCore, request, startTestCore } from '../support/core';
 import { type Receiver, startReceiver } from '../support/receiver';
+import { waitFor } from '../support/wait';
 
 const echo = { provider: 'command', preset: 'custom', command: 'echo', args: ['done'] };
 const noSandbox = { mode: 'off', network: [], readDeny: [], writeAllow: [] };
@@ -53,14 +54,9 @@ async function ask(payload: string): Promise<{ runId: string; approval: Approval
   return { runId, approval };
 }
 
-async function deliveriesOf(runId: string, count: number): Promise<NotificationDelivery[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { deliveries } = (await t.api('GET', `/api/runs/${runId}/notifications`)).body as { deliveries: NotificationDelivery[] };
-    if (deliveries.length >= count && deliveries.every((delivery) => delivery.status !== 'pending')) return deliveries;
-    if (Date.now() > deadline) throw new Error(`deliveries of ${runId}: ${JSON.stringify(deliveries)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function deliveriesOf(runId: string, count: number): Promise<NotificationDelivery[]> {
+  const deliveries = async () => ((await t.api('GET', `/api/runs/${runId}/notifications`)).body as { deliveries: NotificationDelivery[] }).deliveries;
+  return waitFor(deliveries, { what: `${count} deliveries of ${runId}, sent`, timeoutMs: 10_000, until: (all) => all.length >= count && all.every((delivery) => delivery.status !== 'pending') });
 }
 
 /** ntfy's simple action format: `action, label, url, key=value…` separated by `;`. */
@@ -131,12 +127,14 @@ describe("Steward's notices", () => {
     const hooks = await receiver();
     const { signingSecret } = await channel({ name: 'Ops', kind: 'webhook', url: `${hooks.url}/failures` });
     await channel({ name: 'ntfy', kind: 'ntfy', url: `${hooks.url}/topic`, on: 'all' });
-    await channel({ name: 'Good news only', kind: 'webhook', url: `${hooks.url}/successes`, on: 'successes' });
+    const good = await channel({ name: 'Good news only', kind: 'webhook', url: `${hooks.url}/successes`, on: 'successes' });
     // A notice as the scheduler's health check writes one.
     postNotice(t.core.store, { kind: 'automation-unhealthy', title: 'Nightly is failing', body: 'Its last 3 runs failed.', instanceId, automationId: 'aut_01J0000000000000000000000' }, new Date());
 
     await hooks.waitFor(2);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // room for a wrong third one
+    // A notice's deliveries are queued together, one per channel that wants it, before any is sent:
+    // with two received, none queued for the channel of successes means no third will come.
+    expect((await t.api('GET', `/api/notification-channels/${good.channel.id}/deliveries`)).body.deliveries).toEqual([]);
     expect(hooks.received.map((each) => each.path).sort()).toEqual(['/failures', '/topic']);
     const signed = hooks.received.find((each) => each.path === '/failures')!;
     expect(new Webhook(signingSecret!).verify(signed.body, signed.headers)).toMatchObject({

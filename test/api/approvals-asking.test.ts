@@ -10,6 +10,7 @@ import { ManualClock } from '../support/clock';
 import { type TestCore, startTestCore } from '../support/core';
 import { type OpenAiServer, startOpenAiServer } from '../support/openai-server';
 import { settled } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 let t: TestCore;
 let model: OpenAiServer;
@@ -23,12 +24,9 @@ afterAll(async () => {
   await model.close();
 });
 
-async function pendingFor(core: TestCore, runId: string): Promise<Approval> {
-  for (const deadline = Date.now() + 15_000; ; await new Promise((resolve) => setTimeout(resolve, 50))) {
-    const [approval] = (await core.api('GET', `/api/approvals?status=pending&runId=${runId}`)).body.approvals as Approval[];
-    if (approval) return approval;
-    if (Date.now() > deadline) throw new Error(`no approval for ${runId}`);
-  }
+function pendingFor(core: TestCore, runId: string): Promise<Approval> {
+  const pending = async () => ((await core.api('GET', `/api/approvals?status=pending&runId=${runId}`)).body.approvals as Approval[])[0];
+  return waitFor(pending, { what: `an approval for ${runId}` });
 }
 
 const writeCall = (file: string) => ({ name: 'write_file', argumentPieces: [JSON.stringify({ path: file, content: 'hello' })] });

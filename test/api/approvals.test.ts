@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../support/clock';
 import { type TestCore, request, startTestCore, tempDir } from '../support/core';
+import { waitFor } from '../support/wait';
 
 const cores: TestCore[] = [];
 afterEach(async () => {
@@ -32,16 +33,6 @@ async function gatedWebhook(t: TestCore, timeoutSeconds = 3600) {
   return { instance, webhook, runId: fired.body.run.id as string };
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const runOf = (t: TestCore, id: string) => t.api('GET', `/api/runs/${id}`).then((answer) => answer.body.run);
 const pending = (t: TestCore) => t.api('GET', '/api/approvals?status=pending').then((answer) => answer.body.approvals);
 
@@ -58,7 +49,7 @@ describe('a run that waits before it starts', () => {
     expect(decided.status).toBe(200);
     expect(decided.body.approval).toMatchObject({ status: 'allowed', decidedBy: 'api', note: 'ship it', decidedAt: '2026-11-25T10:00:00.000Z' });
     expect(decided.body.approval.links).toBeUndefined();
-    await until(() => runOf(t, runId), (run) => run.status === 'succeeded', 'the run to finish');
+    await waitFor(() => runOf(t, runId), { what: 'the run to finish', until: (run) => run.status === 'succeeded' });
     const messages = (await t.api('GET', `/api/runs/${runId}/messages`)).body.messages.map((message: { content: string }) => message.content);
     expect(messages).toContain('Allowed over the API: Start a run of webhook "Deploy"? — note: ship it');
 
@@ -154,12 +145,12 @@ describe('ask_human', () => {
     const instance = (await t.api('POST', '/api/instances', { name: 'asker', agent })).body.instance;
     await t.core.services.instances.idle();
     const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'ask' })).body;
-    const [question] = await until(() => pending(t), (list) => list.length === 1, 'the question');
+    const [question] = await waitFor(() => pending(t), { what: 'the question', until: (list) => list.length === 1 });
     expect(question).toMatchObject({ kind: 'question', runId: run.id, title: 'Which colour should the banner be?', detail: { options: ['red', 'blue'] } });
     expect((await runOf(t, run.id)).status).toBe('waiting');
 
     await t.api('POST', `/api/approvals/${question.id}/decision`, { decision: 'allow', answer: 'blue' });
-    const finished = await until(() => runOf(t, run.id), (each) => each.status === 'succeeded' || each.status === 'failed', 'the run to end');
+    const finished = await waitFor(() => runOf(t, run.id), { what: 'the run to end', until: (each) => each.status === 'succeeded' || each.status === 'failed' });
     expect(finished.status).toBe('succeeded');
     const said = (await t.api('GET', `/api/runs/${run.id}/messages`)).body.messages.map((message: { role: string; content: string }) => message.content);
     expect(said.some((text: string) => text.startsWith('ANSWER ') && text.includes('"answer":"blue"'))).toBe(true);
@@ -172,7 +163,7 @@ describe('ask_human', () => {
     const instance = (await t.api('POST', '/api/instances', { name: 'asker', agent })).body.instance;
     await t.core.services.instances.idle();
     const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'ask' })).body;
-    const [question] = await until(() => pending(t), (list) => list.length === 1, 'the question');
+    const [question] = await waitFor(() => pending(t), { what: 'the question', until: (list) => list.length === 1 });
     const page = await (await fetch(question.links.allow)).text();
     expect(page).toContain('<button class="allow" type="submit" name="answer" value="red">red</button>');
     expect(page).toContain('<button class="allow" type="submit" name="answer" value="blue">blue</button>');
@@ -185,7 +176,7 @@ describe('ask_human', () => {
     const chosen = await form('answer=blue');
     expect(chosen.status).toBe(200);
     expect(await chosen.text()).toContain('The agent has been told "blue".');
-    await until(() => runOf(t, run.id), (each) => each.status === 'succeeded' || each.status === 'failed', 'the run to end');
+    await waitFor(() => runOf(t, run.id), { what: 'the run to end', until: (each) => each.status === 'succeeded' || each.status === 'failed' });
     const said = (await t.api('GET', `/api/runs/${run.id}/messages`)).body.messages.map((message: { content: string }) => message.content);
     expect(said.some((text: string) => text.startsWith('ANSWER ') && text.includes('"answer":"blue"'))).toBe(true);
   });

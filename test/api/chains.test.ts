@@ -9,6 +9,7 @@ import { enqueueRun } from '../../src/main/core/services/run-queue';
 import type { EndedStatus } from '../../src/main/core/store/repositories/runs';
 import { type TestCore, startTestCore } from '../support/core';
 import { settled } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 let t: TestCore;
 let reporter: string;
@@ -37,12 +38,8 @@ async function runsOf(automationId: string): Promise<Run[]> {
 }
 
 async function firstRunOf(automationId: string): Promise<Run> {
-  for (let tries = 0; tries < 200; tries++) {
-    const [run] = await runsOf(automationId);
-    if (run) return settled(t, run.id);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`no run of ${automationId}`);
+  const [run] = await waitFor(() => runsOf(automationId), { what: `a run of ${automationId}`, until: (runs) => runs.length > 0 });
+  return settled(t, run.id);
 }
 
 describe('a chain', () => {

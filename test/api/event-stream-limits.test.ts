@@ -8,6 +8,7 @@ import { defaultHttpLimits } from '../../src/main/core/http/limits';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { type TestCore, startTestCore } from '../support/core';
 import { rawConnect } from '../support/raw-http';
+import { quietFor } from '../support/wait';
 
 const limits = { ...defaultHttpLimits, streamBufferBytes: 64 * 1024, heartbeatMs: 100, streamsPerCredential: 2 };
 let t: TestCore;
@@ -75,8 +76,9 @@ describe('the event stream', () => {
       roomy.core.store.transaction(() => {
         for (let n = 0; n < 3_000; n++) roomy.core.store.activity.append({ instanceId: target, runId: null, kind: 'assistant', label: '', displayText: text, raw: '{}', timestamp: new Date().toISOString() });
       });
-      // Two heartbeats later (100 ms each) it is closed; reading now shows why.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Two heartbeats later (100 ms each) it is closed; reading now shows why. A bounded wait, not
+      // an event: the reader is paused on purpose, so it cannot see the close until it reads.
+      await quietFor(500);
       stream.socket.resume();
       const everything = (await stream.closed).toString();
       expect(everything).toContain('event: overflow\n');

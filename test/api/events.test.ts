@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { type TestCore, startTestCore } from '../support/core';
+import { quietFor, waitFor } from '../support/wait';
 
 let t: TestCore;
 beforeAll(async () => {
@@ -22,7 +23,6 @@ interface SseEvent {
 function connect(headers: Record<string, string> = {}, query = '') {
   const controller = new AbortController();
   const events: SseEvent[] = [];
-  const waiters: (() => void)[] = [];
   const opened = fetch(`${t.url}/api/events${query}`, { headers: { authorization: `Bearer ${t.key}`, ...headers }, signal: controller.signal }).then(async (response) => {
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
@@ -43,7 +43,6 @@ function connect(headers: Record<string, string> = {}, query = '') {
               else if (line.startsWith('data: ')) event.data += line.slice(6);
             }
             if (event.event) events.push(event);
-            for (const wake of waiters.splice(0)) wake();
           }
         }
       } catch {
@@ -56,14 +55,7 @@ function connect(headers: Record<string, string> = {}, query = '') {
     opened,
     events,
     async until(check: () => boolean, timeoutMs = 5_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!check()) {
-        if (Date.now() > deadline) throw new Error(`timed out; got ${JSON.stringify(events.map((event) => event.event))}`);
-        await new Promise<void>((resolve) => {
-          waiters.push(resolve);
-          setTimeout(resolve, 50);
-        });
-      }
+      await waitFor(() => events.map((event) => event.event), { what: 'the events looked for', timeoutMs, intervalMs: 10, until: check });
     },
     close: () => controller.abort(),
   };
@@ -148,7 +140,9 @@ describe('GET /api/events', () => {
     expect(new Set(refused)).toEqual(new Set([401]));
     // The first at once, the rest folded into one at the end of each quarter second.
     await stream.until(() => deliveries().length >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // A window, not an event: the bound below counts the quarter seconds of the requests and 600 ms
+    // more, within which the last folded event has come; a wrong extra event would come within it too.
+    await quietFor(600);
     expect(deliveries().map((event) => JSON.parse(event.data))).toContainEqual({ resource: 'delivery', id: webhook.id });
     expect(deliveries().length).toBeLessThanOrEqual(Math.ceil((elapsedMs + 600) / 250) + 1);
     expect(deliveries().length).toBeLessThan(60);

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Instance } from '../../src/shared/contract';
 import { type TestCore, sandboxSuffix, sandboxedTag, startTestCore, tempDir } from '../support/core';
 import { startOpenAiServer } from '../support/openai-server';
+import { settled as runEnded } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 const sandboxed = await sandboxSuffix();
 
@@ -183,16 +185,19 @@ describe('instance lifecycle', () => {
     expect(stopped.status).toBe(200);
     expect(stopped.body.instance).toMatchObject({ status: 'stopped' });
     // The core's clock stands still in this file, but the runner is real: a stopped instance's run waits.
+    const witness = await create({ name: 'Witness', agent: { provider: 'command', preset: 'custom', command: 'cat' } });
+    await settled(witness.id);
     const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'wait for me' })).body;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A run queued after it, on a running instance, has ended: the runner has been past this one and left it.
+    const { run: after } = (await t.api('POST', '/api/runs', { instanceId: witness.id, prompt: 'go ahead' })).body;
+    expect(await runEnded(t, after.id)).toMatchObject({ status: 'succeeded' });
     expect((await t.api('GET', `/api/runs/${run.id}`)).body.run.status).toBe('queued');
 
     const started = await t.api('POST', `/api/instances/${instance.id}/start`);
     expect(started.status).toBe(202);
     expect(started.body.instance.status).toBe('provisioning');
     expect(await settled(instance.id)).toMatchObject({ status: 'running' });
-    for (let i = 0; i < 100 && (await t.api('GET', `/api/runs/${run.id}`)).body.run.status !== 'succeeded'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect((await t.api('GET', `/api/runs/${run.id}`)).body.run.status).toBe('succeeded');
+    expect(await runEnded(t, run.id)).toMatchObject({ status: 'succeeded' });
 
     const restarted = await t.api('POST', `/api/instances/${instance.id}/restart`);
     expect(restarted.body.instance.status).toBe('provisioning');
@@ -202,7 +207,7 @@ describe('instance lifecycle', () => {
     const sleeper = await create({ name: 'Sleeper', agent: { provider: 'command', preset: 'custom', command: 'sleep', args: ['30'] } });
     await settled(sleeper.id);
     const { run: long } = (await t.api('POST', '/api/runs', { instanceId: sleeper.id, prompt: 'zzz' })).body;
-    for (let i = 0; i < 100 && (await t.api('GET', `/api/runs/${long.id}`)).body.run.status !== 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(async () => (await t.api('GET', `/api/runs/${long.id}`)).body.run.status === 'running', { what: 'the sleeper\'s run to start' });
     const refused = await t.api('DELETE', `/api/instances/${sleeper.id}`);
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('instance_busy');

@@ -11,6 +11,7 @@ import type { Run } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';
 import { type RawConnection, rawConnect } from '../support/raw-http';
 import { settled } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 let t: TestCore;
 beforeAll(async () => {
@@ -81,12 +82,8 @@ describe("a run's key", () => {
     const agent = { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'echo "key=$STEWARD_API_KEY"; while [ ! -e done ]; do sleep 0.05; done'], stewardTools: true };
     const instance = (await t.api('POST', '/api/instances', { name: 'keyed', agent, sandbox: { mode: 'off' } })).body.instance as { id: string; workspaceDir: string };
     const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'go' })).body as { run: Run };
-    let key: string | undefined;
-    for (const deadline = Date.now() + 15_000; key === undefined && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
-      const messages = ((await t.api('GET', `/api/threads/${run.threadId}`)).body.thread?.messages ?? []) as { content: string }[];
-      key = messages.map((message) => /^key=(stw_\S+)$/.exec(message.content)?.[1]).find(Boolean);
-    }
-    expect(key).toBeDefined();
+    const saidKey = async () => (((await t.api('GET', `/api/threads/${run.threadId}`)).body.thread?.messages ?? []) as { content: string }[]).map((message) => /^key=(stw_\S+)$/.exec(message.content)?.[1]).find(Boolean);
+    const key = await waitFor(saidKey, { what: 'the agent to say its key' });
     // A run's key opens no event stream (the feed is every instance's); its MCP stream it may open.
     const events = await rawConnect(t.url, `GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n\r\n`);
     await events.until('\r\n\r\n');

@@ -9,6 +9,7 @@ import type { NotificationDelivery, Run } from '../../src/shared/contract';
 import { type TestCore, startTestCore, tempDir } from '../support/core';
 import { type Answer, type Received, type Receiver, startReceiver } from '../support/receiver';
 import { settled } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 const timing = { retryDelaysMs: [20, 40], attemptTimeoutMs: 2_000 };
 const failing = { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'exit 3'] };
@@ -45,14 +46,9 @@ const channel = async (body: object) => {
 const runOn = async (instanceId: string): Promise<Run> => settled(t, (await t.api('POST', '/api/runs', { instanceId, prompt: 'go' })).body.run.id as string);
 
 /** The run's deliveries once none is pending (bounded). */
-async function finishedDeliveries(runId: string, count = 1): Promise<NotificationDelivery[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { deliveries } = (await t.api('GET', `/api/runs/${runId}/notifications`)).body as { deliveries: NotificationDelivery[] };
-    if (deliveries.length >= count && deliveries.every((delivery) => delivery.status !== 'pending')) return deliveries;
-    if (Date.now() > deadline) throw new Error(`deliveries of ${runId} still ${JSON.stringify(deliveries.map((d) => d.status))}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function finishedDeliveries(runId: string, count = 1): Promise<NotificationDelivery[]> {
+  const deliveries = async () => ((await t.api('GET', `/api/runs/${runId}/notifications`)).body as { deliveries: NotificationDelivery[] }).deliveries;
+  return waitFor(deliveries, { what: `${count} deliveries of ${runId}, none pending`, timeoutMs: 10_000, until: (all) => all.length >= count && all.every((delivery) => delivery.status !== 'pending') });
 }
 
 describe('a failed run', () => {
@@ -151,13 +147,7 @@ describe('restart', () => {
     const second = await startTestCore({ clock: systemClock, dataDir, notificationTiming: timing });
     try {
       await hook.waitFor(2);
-      const deadline = Date.now() + 10_000;
-      let deliveries: NotificationDelivery[] = [];
-      while (Date.now() < deadline) {
-        deliveries = (await second.api('GET', `/api/runs/${run.id}/notifications`)).body.deliveries;
-        if (deliveries[0]?.status === 'delivered') break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      const deliveries = await waitFor(async () => (await second.api('GET', `/api/runs/${run.id}/notifications`)).body.deliveries as NotificationDelivery[], { what: 'the resumed delivery to be delivered', timeoutMs: 10_000, until: (all) => all[0]?.status === 'delivered' });
       expect(deliveries).toMatchObject([{ status: 'delivered', attempts: 1, responseBody: 'resumed' }]);
       expect(hook.received[0].headers['webhook-id']).toBe(hook.received[1].headers['webhook-id']);
     } finally {

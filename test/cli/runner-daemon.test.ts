@@ -7,10 +7,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Run } from '../../src/shared/contract';
 import { tempDir } from '../support/core';
 import { cliResult, startDaemon } from '../support/processes';
+import { waitFor } from '../support/wait';
 
 const dir = tempDir('steward-runner-daemon-');
 // A sleep no other process on this machine runs (another suite may run this file at the same time).
 const sleep = `sleep 45.${process.pid}`;
+/** The pids of the processes whose whole command line matches `pattern` (pgrep -f). */
+const pidsOf = (pattern: string) => spawnSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+
 afterAll(() => {
   try {
     execFileSync('pkill', ['-f', sleep]);
@@ -35,27 +39,19 @@ describe('the daemon killed mid-run', () => {
     const { webhook } = await api('POST', '/api/webhooks', { name: 'hook', promptTemplate: 'hook: {{payload}}', instanceId: instance.id });
     const first = (await api('POST', `/api/automations/${automation.id}/run`)).run as Run;
     const queued = ((await (await fetch(webhook.triggerUrl, { method: 'POST', body: 'queued one' })).json()) as { run: Run }).run;
-    for (let i = 0; i < 50 && (await api('GET', `/api/runs/${first.id}`)).run.status !== 'running'; i++) await new Promise((r) => setTimeout(r, 100));
-    expect((await api('GET', `/api/runs/${first.id}`)).run.status).toBe('running');
-    // Its agent is up, inside its sandbox (a kill before the sandbox exists is the next start's to sweep).
-    for (let i = 0; i < 50 && spawnSync('pgrep', ['-f', `^${sleep}$`]).status !== 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(async () => (await api('GET', `/api/runs/${first.id}`)).run.status === 'running', { what: 'the first run to start' });
+    // Its agent is up, inside its sandbox (a kill before the sandbox exists is the next start's to sweep):
+    // its sleep is seen before the kill, or the check below that none is left would prove nothing.
+    const agentSleep = await waitFor(() => pidsOf(`^${sleep}$`), { what: `${sleep} to start`, until: (pids) => pids.length > 0 });
 
     daemon.process.kill('SIGKILL');
     await new Promise((resolve) => daemon.process.once('exit', resolve));
     // The agent ran sandboxed, so it died with its daemon (bubblewrap's --die-with-parent): no orphan is left.
-    for (let i = 0; i < 50 && spawnSync('pgrep', ['-f', `^${sleep}$`]).status === 0; i++) await new Promise((r) => setTimeout(r, 100));
-    expect(spawnSync('pgrep', ['-f', `^${sleep}$`]).status).toBe(1);
+    await waitFor(() => pidsOf(`^${sleep}$`), { what: `${sleep} (pid ${agentSleep[0]}) to end with its daemon`, timeoutMs: 5_000, until: (pids) => pids.length === 0 });
     fs.writeFileSync(path.join(instance.workspaceDir, 'go'), '');
 
     daemon = await startDaemon(dir);
-    const settle = async (id: string) => {
-      for (let i = 0; i < 100; i++) {
-        const { run } = await api('GET', `/api/runs/${id}`);
-        if (!['queued', 'running'].includes(run.status)) return run as Run;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`run ${id} did not finish`);
-    };
+    const settle = (id: string) => waitFor(async () => (await api('GET', `/api/runs/${id}`)).run as Run, { what: `run ${id} to end`, until: (run) => !['queued', 'running'].includes(run.status) });
     expect(await api('GET', `/api/runs/${first.id}`)).toMatchObject({ run: { status: 'interrupted', error: 'Steward stopped while this run was running.' } });
     expect(await settle(queued.id)).toMatchObject({ status: 'succeeded', prompt: 'hook: queued one' });
     const automationRuns = (await api('GET', `/api/runs?sourceId=${automation.id}`)).runs as Run[];
@@ -80,14 +76,13 @@ describe('the daemon killed mid-run', () => {
     const agent = { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', `setsid sleep 46.${process.pid} & exec sleep 47.${process.pid}`] };
     const { instance } = await api('POST', '/api/instances', { name: 'open', agent, sandbox: { mode: 'off' } });
     const { run } = await api('POST', '/api/runs', { instanceId: instance.id, prompt: 'wait' });
-    const alive = (what: string) => spawnSync('pgrep', ['-f', `^sleep ${what}[.]${process.pid}$`]).status === 0;
-    for (let i = 0; i < 50 && !(alive('46') && alive('47')); i++) await new Promise((r) => setTimeout(r, 100));
-    expect([alive('46'), alive('47')]).toEqual([true, true]);
+    const alive = (what: string) => pidsOf(`^sleep ${what}[.]${process.pid}$`).length > 0;
+    await waitFor(() => alive('46') && alive('47'), { what: 'both sleeps to start' });
 
     daemon.process.kill('SIGKILL');
     await new Promise((resolve) => daemon.process.once('exit', resolve));
     // The agent itself: the parent-death signal. Its escapee lives on, parented by init, until Steward starts again.
-    for (let i = 0; i < 50 && alive('47'); i++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => !alive('47'), { what: 'the agent to die with its daemon', timeoutMs: 5_000 });
     expect([alive('46'), alive('47')]).toEqual([true, false]);
 
     daemon = await startDaemon(own);

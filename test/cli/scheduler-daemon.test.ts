@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../support/core';
 import { type Server, root, startDaemon } from '../support/processes';
+import { waitFor } from '../support/wait';
 
 interface RunView {
   id: string;
@@ -29,16 +30,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 const nextMinute = (at: number) => Math.floor(at / 60_000) * 60_000 + 60_000;
 /** Room before the minute for creating both automations and stopping one daemon, on a busy machine. */
 const setupMs = 10_000;
-
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
 
 /** `steward keys create`, without blocking, so that both folders get their key at once. */
 async function createKey(dataDir: string): Promise<string> {
@@ -83,7 +74,7 @@ describe('the daemon on the real clock', () => {
     await late.stop();
     expect(Date.now(), 'stopped before the fire time').toBeLessThan(due);
 
-    const first = await until('the first fire', async () => (await onTime.runsOf(ticking.id)).find((run) => run.scheduledFor), setupMs + 65_000);
+    const first = await waitFor(async () => (await onTime.runsOf(ticking.id)).find((run) => run.scheduledFor), { what: 'the first fire', timeoutMs: setupMs + 65_000, intervalMs: 250 });
     expect(Date.parse(first.scheduledFor!)).toBe(due);
     expect(first.threadId).toBe(ticking.threadId);
     expect(Date.parse(first.createdAt) - due).toBeLessThan(2_000);

@@ -10,22 +10,13 @@ import { ManualClock } from '../support/clock';
 import { type TestCore, request, startTestCore, tempDir } from '../support/core';
 import { runCli, startDaemon } from '../support/processes';
 import { fakeNotifications } from '../support/fake-electron';
+import { waitFor } from '../support/wait';
 
 const echo = { provider: 'command', preset: 'custom', command: 'echo', args: ['done'] };
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** A core whose webhook's runs wait for a person, with desktop notifications as on `platform`. */
 async function desktop(platform: NodeJS.Platform) {
@@ -42,7 +33,7 @@ async function desktop(platform: NodeJS.Platform) {
     const fired = await request(webhook.triggerUrl, { method: 'POST', body: payload, headers: { 'content-type': 'text/plain' } });
     const runId = fired.body.run.id as string;
     const [approval] = (await t.api('GET', `/api/approvals?status=pending&runId=${runId}`)).body.approvals;
-    await until(() => fake.shown.length, (count) => count > before, 'the notification');
+    await waitFor(() => fake.shown.length, { what: 'the notification', timeoutMs: 10_000, until: (count) => count > before });
     return { runId, approvalId: approval.id as string, notification: fake.shown[fake.shown.length - 1] };
   };
   return { t, ask, opened };
@@ -58,13 +49,13 @@ describe('the desktop notification of an approval', () => {
     expect(first.notification.options).toEqual({ title: 'Steward asks: Start a run of webhook "Deploy"?', body: 'Deploy v2', actions: [{ type: 'button', text: 'Allow' }, { type: 'button', text: 'Deny' }] });
 
     first.notification.act(0);
-    expect(await until(() => approvalOf(t, first.approvalId), (approval) => approval.status !== 'pending', 'the decision')).toMatchObject({ status: 'allowed', decidedBy: 'ui' });
-    await until(() => runOf(t, first.runId), (run) => run.status === 'succeeded', 'the run');
+    expect(await waitFor(() => approvalOf(t, first.approvalId), { what: 'the decision', timeoutMs: 10_000, until: (approval) => approval.status !== 'pending' })).toMatchObject({ status: 'allowed', decidedBy: 'ui' });
+    await waitFor(() => runOf(t, first.runId), { what: 'the run', timeoutMs: 10_000, until: (run) => run.status === 'succeeded' });
     expect(first.notification.visible).toBe(false);
 
     const second = await ask('v3');
     second.notification.act(1);
-    expect(await until(() => approvalOf(t, second.approvalId), (approval) => approval.status !== 'pending', 'the decision')).toMatchObject({ status: 'denied', decidedBy: 'ui' });
+    expect(await waitFor(() => approvalOf(t, second.approvalId), { what: 'the decision', timeoutMs: 10_000, until: (approval) => approval.status !== 'pending' })).toMatchObject({ status: 'denied', decidedBy: 'ui' });
     expect(await runOf(t, second.runId)).toMatchObject({ status: 'cancelled', error: 'Not started: denied by you.' });
   });
 
@@ -73,7 +64,7 @@ describe('the desktop notification of an approval', () => {
     const { approvalId, notification } = await ask('v4');
     expect(notification.options.actions).toHaveLength(2);
     await t.api('POST', `/api/approvals/${approvalId}/decision`, { decision: 'deny', note: 'from the phone' });
-    await until(() => notification.visible, (visible) => !visible, 'the notification to close');
+    await waitFor(() => notification.visible, { what: 'the notification to close', timeoutMs: 10_000, until: (visible) => !visible });
     expect(() => notification.act(0)).toThrow(/not shown/);
   });
 
@@ -101,19 +92,19 @@ describe('the desktop notification of an approval', () => {
     cleanups.push(() => t.close());
     await t.api('PUT', '/api/secrets/server-key', { value: key });
     const { remote: added } = (await t.api('POST', '/api/remotes', { name: 'Server', url: remote.url, apiKeyRef: 'server-key' })).body;
-    await until(async () => (await t.api('GET', `/api/remotes/${added.id}`)).body.remote.state, (state) => state === 'connected', 'the remote');
+    await waitFor(async () => (await t.api('GET', `/api/remotes/${added.id}`)).body.remote.state, { what: 'the remote', timeoutMs: 10_000, until: (state) => state === 'connected' });
     const fake = fakeNotifications({ platform: 'darwin' });
     cleanups.push(showNotifications(t.core, { Notification: fake.Notification, platform: 'darwin', open: () => {} }));
 
     const fired = await request(webhook.triggerUrl, { method: 'POST', body: 'v9', headers: { 'content-type': 'text/plain' } });
     const runId = fired.body.run.id as string;
-    await until(() => fake.shown.length, (count) => count > 0, 'the notification');
+    await waitFor(() => fake.shown.length, { what: 'the notification', timeoutMs: 10_000, until: (count) => count > 0 });
     expect(fake.shown[0].options).toMatchObject({ title: 'Steward asks: Start a run of webhook "Deploy"?', body: 'Deploy v9' });
     fake.shown[0].act(0);
-    await until(async () => (await there('GET', `/api/runs/${runId}`)).body.run.status, (status) => status === 'succeeded', 'the run there');
+    await waitFor(async () => (await there('GET', `/api/runs/${runId}`)).body.run.status, { what: 'the run there', timeoutMs: 10_000, until: (status) => status === 'succeeded' });
     const [approval] = (await there('GET', `/api/approvals?runId=${runId}`)).body.approvals;
     // Decided here, over the remote's API with its key: the remote records it as `api`.
     expect(approval).toMatchObject({ status: 'allowed', decidedBy: 'api' });
-    await until(() => fake.shown[0].visible, (visible) => !visible, 'the notification to close');
+    await waitFor(() => fake.shown[0].visible, { what: 'the notification to close', timeoutMs: 10_000, until: (visible) => !visible });
   }, 60_000);
 });

@@ -12,14 +12,7 @@ import { tempDir } from '../support/core';
 import { fakeElectronMain } from '../support/fake-electron';
 import { root } from '../support/processes';
 import { createBridge } from '../../src/preload/bridge';
-
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { waitFor } from '../support/wait';
 
 async function launch(dataDir: string, platform?: NodeJS.Platform) {
   vi.stubEnv('STEWARD_DATA_DIR', dataDir);
@@ -51,7 +44,7 @@ describe('the desktop main process', () => {
   it('serves the data folder, guards the window, builds the tray from runs, and lets the folder go on quit', async () => {
     const dataDir = tempDir();
     const electron = await launch(dataDir);
-    await until(() => electron.windows.length === 1 && electron.trays.length === 1 && electron.trays[0].menu.length > 0);
+    await waitFor(() => electron.windows.length === 1 && electron.trays.length === 1 && electron.trays[0].menu.length > 0, { what: 'the window, and the tray with its menu', timeoutMs: 10_000 });
     expect(JSON.parse(fs.readFileSync(path.join(dataDir, lockFileName), 'utf8'))).toMatchObject({ pid: process.pid });
 
     const [window] = electron.windows;
@@ -94,11 +87,11 @@ describe('the desktop main process', () => {
     const instance = (created as { value: { instance: { id: string } } }).value.instance;
     const run = await bridge.call('runs.create', { body: { instanceId: instance.id, prompt: 'hello' } });
     const runId = (run as { value: { run: { id: string } } }).value.run.id;
-    await until(() => labels()[3]?.startsWith('Echo — ') && !/queued|running/.test(labels()[3]), 15_000);
+    await waitFor(() => labels()[3]?.startsWith('Echo — ') && !/queued|running/.test(labels()[3]), { what: "the tray's menu to show Echo's run ended", timeoutMs: 15_000 });
     const entry = electron.trays[0].menu[3] as { label: string; click: () => void };
     expect(entry.label).toMatch(/^Echo — (finished|failed) just now$/);
     entry.click();
-    await until(() => window.webContents.sent.length > 0);
+    await waitFor(() => window.webContents.sent.length > 0, { what: 'a message sent to the window', timeoutMs: 10_000 });
     expect(window.webContents.sent).toContainEqual(['steward:navigate', `/runs/${runId}`]);
     expect(electron.trays[0].image).toEqual({ file: path.join(root, 'resources/tray/tray-light.png') });
     expect(electron.calls.map((call) => call.name)).not.toContain('app.setAppUserModelId');

@@ -11,10 +11,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
+import { waitFor } from '../support/wait';
 import { lacks } from '../support/requirements';
 
 interface Violation {
@@ -24,7 +23,6 @@ interface Violation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
-const artifacts = path.join(root, 'test-artifacts');
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const views = [
   ['activity', 'Activity'],
@@ -39,23 +37,12 @@ const views = [
 ] as const;
 const themes = ['light', 'dark'] as const;
 
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let origin: string;
-let dataDir: string;
-let webRoot: string;
 
-const skip = lacks('chromium');
+const e2e = useE2e({ name: 'a11y' });
+const { skip, api } = e2e;
 const noSandbox = skip || lacks('sandbox');
-
-async function api<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
-  // Through the page, so the session cookie of the login link is the credential.
-  return page.evaluate(
-    async ({ method, route, body }) => (await fetch(route, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>,
-    { method, route, body },
-  );
-}
 
 // What the page's globals look like here (this file compiles without the DOM library); functions
 // given to page.evaluate run in the page, so they cast globalThis themselves.
@@ -64,7 +51,6 @@ type PageGlobals = {
   document: { documentElement: { scrollWidth: number } };
   innerWidth: number;
 };
-
 
 async function open(view: string, heading: string) {
   await page.goto(`${origin}/#/${view}`);
@@ -90,30 +76,15 @@ async function refusedRun(): Promise<void> {
   // It fails: a run that succeeded would end the onboarding card, which Activity is checked with.
   const agent = { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'curl -s -m 10 -o /dev/null https://evil.com/; echo tried; exit 3'] };
   const { instance } = await api<{ instance: { id: string } }>('POST', '/api/instances', { name: 'Curious', agent, sandbox: { mode: 'sandbox', network: ['api.example.com'] } });
-  await until(async () => (await api<{ instance: { status: string } }>('GET', `/api/instances/${instance.id}`)).instance.status === 'running', 'Curious is running');
+  await waitFor(async () => (await api<{ instance: { status: string } }>('GET', `/api/instances/${instance.id}`)).instance.status === 'running', { what: 'Curious is running', timeoutMs: 15_000 });
   await api('POST', '/api/runs', { instanceId: instance.id, prompt: 'look around' });
   const refused = async () => (await api<{ events: { displayText: string }[] }>('GET', '/api/activity?kinds=system')).events.some((line) => line.displayText.startsWith('The sandbox refused'));
-  await until(refused, 'the refusal is in the feed');
-}
-
-/** Polls `condition` (expect.poll is for tests, not hooks). */
-async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await condition()); ) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms, yet not: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitFor(refused, { what: 'the refusal is in the feed', timeoutMs: 15_000 });
 }
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-a11y-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = loginLinkOf(daemon);
-  origin = new URL(loginLink).origin;
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.goto(loginLink);
+  ({ page, origin } = e2e);
   // Something in every view: an automation, a webhook with a run, a secret, a notification channel, MCP servers.
   await api('POST', '/api/automations', { name: 'Standup notes', prompt: 'Summarise yesterday.', cronExpression: '30 8 * * 1-5' });
   const { webhook } = await api<{ webhook: { token: string } }>('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy report: {{payload}}' });
@@ -134,14 +105,7 @@ beforeAll(async () => {
   if (!noSandbox) await refusedRun();
   // The page read the settings when it loaded, before these.
   await page.reload();
-  fs.mkdirSync(artifacts, { recursive: true });
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 describe.skipIf(skip)('accessibility', () => {
   for (const theme of themes) {

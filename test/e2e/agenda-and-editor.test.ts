@@ -8,35 +8,21 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
 import { openSection } from '../support/sections';
 
-const artifacts = path.join(root, 'test-artifacts');
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const skip = lacks('chromium');
+const e2e = useE2e({ name: 'agenda' });
+const { skip, api } = e2e;
 
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
-let dataDir: string;
-let webRoot: string;
 
 type PageGlobals = {
   axe: { run: (context: unknown) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[]; passes: unknown[] }> };
   document: { documentElement: { scrollWidth: number } };
   innerWidth: number;
 };
-
-async function api<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, route, body }) => (await fetch(route, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>,
-    { method, route, body },
-  );
-}
 
 async function violations(): Promise<unknown[]> {
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
@@ -58,29 +44,17 @@ const sidewaysScroll = () =>
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-agenda-e2e-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.goto(loginLinkOf(daemon));
+  ({ page } = e2e);
   // Fires every day of the week, one of them many times a day.
   await api('POST', '/api/automations', { name: 'Morning digest with a rather long name', prompt: 'Summarise the night.', cronExpression: '0 7 * * *' });
   await api('POST', '/api/automations', { name: 'Queue poller', prompt: 'Anything new?', cronExpression: '*/30 * * * *' });
-  fs.mkdirSync(artifacts, { recursive: true });
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 describe.skipIf(skip)('the Agenda and the automation editor in Chromium', () => {
   for (const width of [1280, 390]) {
     it(`opens the Agenda from the navigation, ${width} px wide, with no sideways scroll and no axe violations`, async () => {
       await page.setViewportSize({ width, height: 800 });
-      await page.goto(new URL('/#/activity', daemon.url).href);
+      await page.goto(new URL('/#/activity', e2e.daemon.url).href);
       // At 390 px the entries sit behind the navigation's menu button.
       await openSection(page, 'Agenda');
       await expect.poll(() => page.getByRole('heading', { name: 'Agenda', level: 2 }).isVisible(), { timeout: 10_000 }).toBe(true);
@@ -122,7 +96,7 @@ describe.skipIf(skip)('the Agenda and the automation editor in Chromium', () => 
     );
     await page.route(isAgenda, (route) => route.fulfill({ json: { agenda: { from: at(0, 0), to: at(8, 0), entries, forecastMonthUsd: 21.6 } } }));
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.goto(new URL('/#/agenda', daemon.url).href);
+    await page.goto(new URL('/#/agenda', e2e.daemon.url).href);
     // Loaded afresh: the previous test left the page on the Agenda.
     await page.reload();
     const timeline = page.getByRole('region', { name: 'Timeline' });
@@ -146,7 +120,7 @@ describe.skipIf(skip)('the Agenda and the automation editor in Chromium', () => 
 
   it('saves an automation set to run after another, with retries and a budget, with no axe violations', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(new URL('/#/automations', daemon.url).href);
+    await page.goto(new URL('/#/automations', e2e.daemon.url).href);
     await page.getByRole('button', { name: 'New automation' }).click();
     const form = page.getByRole('form', { name: 'New automation' });
     await form.getByLabel('Name', { exact: true }).fill('Digest follow-up');

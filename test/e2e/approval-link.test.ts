@@ -6,36 +6,23 @@
 // Needs you's "Open on phone" shows the link's QR code (the image is the one `qrcode` draws for
 // that link) with the link beside it, and "Copy link" puts both links on the clipboard; the run page
 // offers the same. The links come from the API as seed data only: every decision is a click.
-import fs from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { qrDataUrl } from '../../src/renderer/src/features/approvals/qr';
-import { buildWebUi, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { launchChromiumBrowser, phoneViewport } from '../support/phone-browser';
-import { type Server, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { useE2e } from '../support/e2e';
+import { phoneViewport } from '../support/phone-browser';
 
-const skip = lacks('chromium');
+// The logged-in app at a phone's size too, allowed to read what Copy link put on the clipboard.
+const e2e = useE2e({ name: 'approval-link', context: { viewport: phoneViewport }, prepare: (context, origin) => context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin }) });
+const { skip, api } = e2e;
 const unsandboxed = { mode: 'off', network: [], readDeny: [], writeAllow: [] };
 const title = 'Start a run of webhook "Deploy"?';
-let daemon: Server;
-let browser: Browser;
-let app: BrowserContext;
 let appPage: Page;
 let origin: string;
-let dataDir: string;
-let webRoot: string;
 let webhookToken: string;
 
 interface Links { allow: string; deny: string }
 
-async function api<T = Record<string, never>>(method: string, route: string, body?: unknown): Promise<T> {
-  return appPage.evaluate(
-    async ({ method, route, body }) => (await fetch(route, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>,
-    { method, route, body },
-  );
-}
 const runStatus = async (id: string) => (await api<{ run: { status: string } }>('GET', `/api/runs/${id}`)).run.status;
 
 /** Fires the webhook: a run that waits, and its approval's links (seed data, from the API). */
@@ -53,32 +40,17 @@ const sidewaysScroll = (page: Page) => page.evaluate(() => { const { document, i
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-e2e-approval-link-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = loginLinkOf(daemon);
-  origin = new URL(loginLink).origin;
-  browser = await launchChromiumBrowser();
-  app = await browser.newContext({ viewport: phoneViewport });
-  await app.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  appPage = await app.newPage();
-  await appPage.goto(loginLink);
+  ({ page: appPage, origin } = e2e);
   const { instance } = await api<{ instance: { id: string } }>('POST', '/api/instances', { name: 'Gate', agent: { provider: 'command', preset: 'custom', command: 'echo', args: ['deployed'] }, sandbox: unsandboxed });
   const { webhook } = await api<{ webhook: { token: string } }>('POST', '/api/webhooks', { name: 'Deploy', promptTemplate: 'Deploy {{payload}}', instanceId: instance.id, approval: { mode: 'before-run', timeoutSeconds: 3600 } });
   webhookToken = webhook.token;
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
-
 describe.skipIf(skip)('the decision link on a phone', () => {
   it('Allow and Deny, clicked in a fresh context at 390×844 with no login; a second press is the 410 page', async () => {
     const first = await waitingRun('v1');
     const second = await waitingRun('v2');
-    const phone = await browser.newContext({ viewport: phoneViewport });
+    const phone = await e2e.browser.newContext({ viewport: phoneViewport });
     try {
       const page = await phone.newPage();
       await page.goto(first.links.allow);

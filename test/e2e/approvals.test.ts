@@ -5,55 +5,26 @@
 // its run's key): it shows inline on the run page in one tab ("waiting for you") and in Needs you
 // in the other, is answered with typed text, and the agent gets that answer. Screenshots go to
 // test-artifacts/. Skipped, with a line naming what to install, where Chromium is missing.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
+import { root } from '../support/processes';
 
-const artifacts = path.join(root, 'test-artifacts');
-const skip = lacks('chromium');
+const e2e = useE2e({ name: 'approvals' });
+const { skip, api } = e2e;
 const unsandboxed = { mode: 'off', network: [], readDeny: [], writeAllow: [] };
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let first: Page;
 let second: Page;
 let origin: string;
-let dataDir: string;
-let webRoot: string;
-
-async function api<T = Record<string, never>>(method: string, route: string, body?: unknown): Promise<T> {
-  // Through a tab, so the session cookie of the login link is the credential.
-  return first.evaluate(
-    async ({ method, route, body }) => (await fetch(route, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>,
-    { method, route, body },
-  );
-}
 
 const runStatus = async (id: string) => (await api<{ run: { status: string } }>('GET', `/api/runs/${id}`)).run.status;
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-e2e-approvals-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = loginLinkOf(daemon);
-  origin = new URL(loginLink).origin;
-  browser = await launchChromium();
-  first = await browser.context.newPage();
-  await first.goto(loginLink);
-  // The same browser profile: the second tab has the session cookie too.
-  second = await browser.context.newPage();
-  fs.mkdirSync(artifacts, { recursive: true });
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  ({ page: first, origin } = e2e);
+  // The same context: the second tab has the session cookie too.
+  second = await e2e.context.newPage();
 });
 
 describe.skipIf(skip)('approvals in two tabs', () => {

@@ -9,17 +9,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { artifacts, useE2e } from '../support/e2e';
+import { WaitTimeout, waitFor } from '../support/wait';
+import { tempDir } from '../support/temp';
 
 const messageCount = 10_000;
 const newest = 'the newest of them all';
-const skip = lacks('chromium');
-const artifacts = path.join(root, 'test-artifacts');
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+const e2e = useE2e({ name: 'chat-budget' });
+const { skip } = e2e;
 let page: Page;
 let api: APIRequestContext;
 let cdp: CDPSession;
@@ -51,16 +48,9 @@ process.stdin.on('end', () => {
 type RunBody = { run: { id: string; threadId: string; status: string; finishedAt: string | null } };
 
 async function call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
-  const response = await api.fetch(`${daemon.url}${url}`, { method, ...(body === undefined ? {} : { data: body }) });
+  const response = await api.fetch(`${e2e.daemon.url}${url}`, { method, ...(body === undefined ? {} : { data: body }) });
   expect(response.ok(), `${method} ${url}: ${await response.text()}`).toBe(true);
   return (await response.json()) as T;
-}
-
-/** Polls `condition` until it holds (expect.poll is for tests, not hooks). */
-async function until(what: string, condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await condition()); await new Promise((resolve) => setTimeout(resolve, 100))) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms, yet not: ${what}`);
-  }
 }
 
 async function heapBytes(): Promise<number> {
@@ -70,45 +60,36 @@ async function heapBytes(): Promise<number> {
 
 beforeAll(async () => {
   if (skip) return;
-  const webRoot = await buildWebUi();
-  const dataDir = tempDir('steward-chat-budget-');
   const bin = tempDir('steward-chat-budget-bin-');
-  dirs = [webRoot, dataDir, bin];
+  dirs = [bin];
   fs.writeFileSync(path.join(bin, 'fake-claude.mjs'), fakeClaude);
   fs.writeFileSync(path.join(bin, 'claude'), `#!/bin/sh\n[ "$1" = "--version" ] && { echo "2.1.3 (Claude Code)"; exit 0; }\nexec "${process.execPath}" "${path.join(bin, 'fake-claude.mjs')}" "$@"\n`, { mode: 0o755 });
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  page.on('pageerror', (error) => process.stderr.write(`page error: ${error.stack}\n`));
-  api = browser.context.request;
-  cdp = await browser.context.newCDPSession(page);
+  ({ page } = e2e);
+  api = e2e.context.request;
+  cdp = await e2e.context.newCDPSession(page);
   await cdp.send('Performance.enable');
-  await page.goto(loginLinkOf(daemon));
   await page.getByRole('heading', { name: 'Activity' }).waitFor();
 
   const agent = { provider: 'command', preset: 'claude-code', command: path.join(bin, 'claude'), env: { IS_SANDBOX: '1' } };
   const sandbox = { mode: 'off', network: [], readDeny: [], writeAllow: [] };
   const { instance } = await call<{ instance: { id: string } }>('POST', '/api/instances', { name: 'Talker', agent, sandbox });
   instanceId = instance.id;
-  await until('the instance to run', async () => (await call<{ instance: { status: string } }>('GET', `/api/instances/${instanceId}`)).instance.status === 'running');
+  await waitFor(async () => (await call<{ instance: { status: string } }>('GET', `/api/instances/${instanceId}`)).instance.status === 'running', { what: 'the instance to run', timeoutMs: 60_000 });
   const { run } = await call<RunBody>('POST', '/api/runs', { instanceId, prompt: `flood ${messageCount}`, source: 'chat' });
   threadId = run.threadId;
-  await until('the flood to finish', async () => (await call<RunBody>('GET', `/api/runs/${run.id}`)).run.finishedAt !== null);
+  await waitFor(async () => (await call<RunBody>('GET', `/api/runs/${run.id}`)).run.finishedAt !== null, { what: 'the flood to finish', timeoutMs: 60_000 });
   const { thread } = await call<{ thread: { messages: unknown[]; hasMore: boolean } }>('GET', `/api/threads/${threadId}?after=${messageCount - 5}&limit=10`);
   // The prompt, the agent's lines and nothing after: exactly the count.
   expect(thread.messages.length).toBe(5);
-  fs.mkdirSync(artifacts, { recursive: true });
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe.skipIf(skip)('a chat of 10,000 messages', () => {
   it('opens from the list in under 2 s, under 150 MB of heap, with only the rows in view in the page and tool calls collapsed', async () => {
-    await page.goto(`${daemon.url}/#/chat/${instanceId}`);
+    await page.goto(`${e2e.daemon.url}/#/chat/${instanceId}`);
     const link = page.getByRole('navigation', { name: 'Chats with Talker' }).getByRole('link', { name: /flood/ });
     await link.waitFor();
 
@@ -129,13 +110,16 @@ describe.skipIf(skip)('a chat of 10,000 messages', () => {
     const clickedAt = Date.now();
     await link.click();
     let shownAt = 0;
-    while (Date.now() - clickedAt < 30_000) {
+    const settled = async () => {
       if (!shownAt && (await last.isVisible())) shownAt = Date.now();
       peakHeap = Math.max(peakHeap, await heapBytes());
       // Settled: the newest message shown and no request for a whole second.
-      if (shownAt && Date.now() - Math.max(shownAt, lastRequestAt) > 1_000) break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+      return shownAt > 0 && Date.now() - Math.max(shownAt, lastRequestAt) > 1_000;
+    };
+    // Up to 30 s after the click; a page that has not settled by then fails on the figures below, which say how far it got.
+    await waitFor(settled, { what: 'the chat to settle', timeoutMs: Math.max(clickedAt + 30_000 - Date.now(), 0) }).catch((error: unknown) => {
+      if (!(error instanceof WaitTimeout)) throw error;
+    });
     const settleMs = Math.max(shownAt, lastRequestAt) - clickedAt;
     const log = page.getByRole('log', { name: 'Conversation' });
     const rowsInPage = await log.locator('.transcript-row').count();

@@ -4,45 +4,31 @@
 // picked and continued by typing and pressing Enter or clicking Send. Then, at desktop width, the
 // runs of those prompts say "chat" in Runs, the Source filter finds them, and their page agrees.
 // Screenshots go to test-artifacts/.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
+import { waitFor } from '../support/wait';
 
-const skip = lacks('chromium');
-const artifacts = path.join(root, 'test-artifacts');
+const e2e = useE2e({ name: 'chat-phone' });
+const { skip } = e2e;
 // A name as long as allowed, without a space to break at.
 const name = `Echo${'x'.repeat(146)}`;
 const longWord = 'y'.repeat(150);
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let api: APIRequestContext;
-let dataDir: string;
-let webRoot: string;
 let instanceId: string;
 const threads: string[] = [];
 
 type RunBody = { run: { id: string; threadId: string; status: string; source: string; finishedAt: string | null } };
 
 async function call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
-  const response = await api.fetch(`${daemon.url}${url}`, { method, ...(body === undefined ? {} : { data: body }) });
+  const response = await api.fetch(`${e2e.daemon.url}${url}`, { method, ...(body === undefined ? {} : { data: body }) });
   expect(response.ok(), `${method} ${url}: ${await response.text()}`).toBe(true);
   return (await response.json()) as T;
 }
 
-/** Polls `condition` until it holds (expect.poll is for tests, not hooks). */
-async function until(what: string, condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await condition()); await new Promise((resolve) => setTimeout(resolve, 100))) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms, yet not: ${what}`);
-  }
-}
-
-const finished = (runId: string) => until(`run ${runId} to finish`, async () => (await call<RunBody>('GET', `/api/runs/${runId}`)).run.finishedAt !== null);
+const finished = (runId: string) => waitFor(async () => (await call<RunBody>('GET', `/api/runs/${runId}`)).run.finishedAt !== null, { what: `run ${runId} to finish`, timeoutMs: 20_000 });
 
 // The page's globals (this file compiles without the DOM library): functions given to
 // page.evaluate run in the page, so they cast globalThis themselves.
@@ -61,38 +47,25 @@ const focused = (attribute?: string) => page.evaluate((name) => {
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-chat-phone-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  page.on('pageerror', (error) => process.stderr.write(`page error: ${error.stack}\n`));
-  api = browser.context.request;
-  await page.goto(loginLinkOf(daemon));
+  ({ page } = e2e);
+  api = e2e.context.request;
   await page.getByRole('heading', { name: 'Activity' }).waitFor();
   // Two chats with an instance that echoes, seeded the way the app sends them.
   const agent = { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'echo "you said: $(cat)"'] };
   const { instance } = await call<{ instance: { id: string } }>('POST', '/api/instances', { name, agent });
   instanceId = instance.id;
-  await until('the instance to run', async () => (await call<{ instance: { status: string } }>('GET', `/api/instances/${instanceId}`)).instance.status === 'running');
+  await waitFor(async () => (await call<{ instance: { status: string } }>('GET', `/api/instances/${instanceId}`)).instance.status === 'running', { what: 'the instance to run', timeoutMs: 20_000 });
   for (const prompt of ['the first topic', `the second topic, with ${longWord}`]) {
     const { run } = await call<RunBody>('POST', '/api/runs', { instanceId, prompt, source: 'chat' });
     await finished(run.id);
     threads.push(run.threadId);
   }
-  fs.mkdirSync(artifacts, { recursive: true });
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 describe.skipIf(skip)('Chat at 390 px', () => {
   it('gives the conversation the width, with the chats behind a button', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${daemon.url}/#/chat/${instanceId}/${threads[1]}`);
+    await page.goto(`${e2e.daemon.url}/#/chat/${instanceId}/${threads[1]}`);
     const conversation = page.getByRole('log', { name: 'Conversation' });
     await expect.poll(() => conversation.textContent()).toContain(`you said: the second topic, with ${longWord}`);
     expect(await sideways()).toBe(false);
@@ -125,7 +98,7 @@ describe.skipIf(skip)('Chat at 390 px', () => {
     await page.getByRole('button', { name: 'Chats (2)' }).click();
     const list = page.getByRole('navigation', { name: `Chats with ${name}` });
     await list.getByRole('link', { name: /the first topic/ }).click();
-    await expect.poll(() => page.url()).toBe(`${daemon.url}/#/chat/${instanceId}/${threads[0]}`);
+    await expect.poll(() => page.url()).toBe(`${e2e.daemon.url}/#/chat/${instanceId}/${threads[0]}`);
     await expect.poll(() => list.isVisible()).toBe(false);
     const conversation = page.getByRole('log', { name: 'Conversation' });
     await expect.poll(() => conversation.textContent()).toContain('you said: the first topic');
@@ -151,7 +124,7 @@ describe.skipIf(skip)('where a chat prompt came from', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     const { run: viaApi } = await call<RunBody>('POST', '/api/runs', { instanceId, prompt: 'sent by a script' });
     await finished(viaApi.id);
-    await page.goto(`${daemon.url}/#/runs`);
+    await page.goto(`${e2e.daemon.url}/#/runs`);
     const runs = page.getByRole('table');
     const rowOf = (prompt: string) => runs.getByRole('row').filter({ hasText: prompt });
     await expect.poll(() => rowOf('sent with the button').count()).toBe(1);
@@ -168,7 +141,7 @@ describe.skipIf(skip)('where a chat prompt came from', () => {
     await rowOf('sent with the button').getByRole('link').click();
     const about = page.locator('dl[aria-label="About this run"]');
     await expect.poll(() => about.textContent()).toContain('chat (a prompt in the chat)');
-    await page.goto(`${daemon.url}/#/runs/${viaApi.id}`);
+    await page.goto(`${e2e.daemon.url}/#/runs/${viaApi.id}`);
     await expect.poll(() => about.textContent()).toContain('API (a prompt sent through the API)');
   }, 60_000);
 });

@@ -7,19 +7,19 @@ import path from 'node:path';
 import type { APIRequestContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../src/shared/contract';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { request, tempDir } from '../support/core';
-import { type Server, root, runCli, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { request, tempDir } from '../support/temp';
+import { artifacts, useE2e } from '../support/e2e';
+import { type Server, runCli, startDaemon } from '../support/processes';
+import { waitFor } from '../support/wait';
 
-const skip = lacks('chromium');
-const artifacts = path.join(root, 'test-artifacts');
+// Here, the Steward whose web UI is open; there, the remote one it follows (started by this file).
+const e2e = useE2e({ name: 'chat-remote-here' });
+const { skip } = e2e;
 const remoteName = 'Build server';
 let here: Server;
 let there: Server;
 let thereKey: string;
 let thereInstance: Instance;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let api: APIRequestContext;
 let dirs: string[] = [];
@@ -33,42 +33,24 @@ async function call<T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unkno
   return (await response.json()) as T;
 }
 
-/** Polls `condition` until it holds (expect.poll is for tests, not hooks). */
-async function until(what: string, condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await condition()); await new Promise((resolve) => setTimeout(resolve, 100))) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms, yet not: ${what}`);
-  }
-}
-
 beforeAll(async () => {
   if (skip) return;
-  const webRoot = await buildWebUi();
-  const hereDir = tempDir('steward-chat-remote-here-');
+  here = e2e.daemon;
+  page = e2e.page;
   const thereDir = tempDir('steward-chat-remote-there-');
-  dirs = [webRoot, hereDir, thereDir];
+  dirs = [thereDir];
   thereKey = runCli(['keys', 'create', '--name', 'laptop', '--data-dir', thereDir]).trim().split('\n').at(-1)!;
   there = await startDaemon(thereDir);
   const { instances } = (await remoteApi('GET', '/api/instances')).body as { instances: Instance[] };
   await remoteApi('PATCH', `/api/instances/${instances[0].id}`, { agent: { provider: 'command', preset: 'custom', command: 'cat' }, sandbox: { mode: 'off', network: [], readDeny: [], writeAllow: [] } });
-  await until('its instance to run', async () => {
-    thereInstance = ((await remoteApi('GET', `/api/instances/${instances[0].id}`)).body as { instance: Instance }).instance;
-    return thereInstance.status === 'running';
-  });
-  here = await startDaemon(hereDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  page.on('pageerror', (error) => process.stderr.write(`page error: ${error.stack}\n`));
-  api = browser.context.request;
-  await page.goto(loginLinkOf(here));
+  thereInstance = await waitFor(async () => ((await remoteApi('GET', `/api/instances/${instances[0].id}`)).body as { instance: Instance }).instance, { what: 'its instance to run', timeoutMs: 20_000, until: (instance) => instance.status === 'running' });
+  api = e2e.context.request;
   await page.getByRole('heading', { name: 'Activity' }).waitFor();
   await call('PUT', '/api/secrets/build-server-key', { value: thereKey });
   await call('POST', '/api/remotes', { name: remoteName, url: there.url, apiKeyRef: 'build-server-key' });
-  fs.mkdirSync(artifacts, { recursive: true });
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await here?.stop();
   await there?.stop();
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -2,23 +2,14 @@
 // "saved" when nothing was, never store what a refusal refused, never leave a fixed mistake red,
 // and show the app's own errors instead of the browser's bubbles. Checked through the API after.
 // Skipped, with a line naming what to install, where Chromium is missing.
-import fs from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf, pageApi } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2e } from '../support/e2e';
 
-const skip = lacks('chromium');
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+const e2e = useE2e({ name: 'forms-truth', context: { viewport: { width: 390, height: 844 } } });
+const { skip, api } = e2e;
 let page: Page;
 let origin: string;
-let dataDir: string;
-let webRoot: string;
-
-const api = pageApi(() => page);
 
 interface PageGlobals { document: { activeElement: unknown } }
 const isFocused = (field: Locator) => field.evaluate((element) => element === (globalThis as unknown as PageGlobals).document.activeElement);
@@ -35,21 +26,7 @@ async function errorText(field: Locator): Promise<string | null> {
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-e2e-forms-truth-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = loginLinkOf(daemon);
-  origin = new URL(loginLink).origin;
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(loginLink);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  ({ page, origin } = e2e);
 });
 
 describe.skipIf(skip)('forms that tell the truth', () => {

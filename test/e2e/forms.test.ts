@@ -5,33 +5,17 @@
 // sent (checked through the API: nothing was created). Then an automation's card shows its retry
 // policy and budget, and its History says which runs were started by hand and which by the schedule.
 // Skipped, with a line naming what to install, where Chromium is missing.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
 
-const artifacts = path.join(root, 'test-artifacts');
-const skip = lacks('chromium');
+const e2e = useE2e({ name: 'forms' });
+const { skip, api } = e2e;
 const unsandboxed = { mode: 'off', network: [], readDeny: [], writeAllow: [] };
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let origin: string;
-let dataDir: string;
-let webRoot: string;
 let instanceId: string;
-
-async function api<T = Record<string, never>>(method: string, route: string, body?: unknown): Promise<T> {
-  // Through the tab, so the session cookie of the login link is the credential.
-  return page.evaluate(
-    async ({ method, route, body }) => (await fetch(route, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>,
-    { method, route, body },
-  );
-}
 
 // Functions given to evaluate run in the page; the node tsconfig has no DOM types, so they cast globalThis.
 interface PageGlobals {
@@ -96,23 +80,9 @@ async function expectRedInBothThemes(note: Locator) {
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-e2e-forms-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = loginLinkOf(daemon);
-  origin = new URL(loginLink).origin;
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.goto(loginLink);
-  fs.mkdirSync(artifacts, { recursive: true });
+  ({ page, origin } = e2e);
   ({ instance: { id: instanceId } } = await api<{ instance: { id: string } }>('POST', '/api/instances', { name: 'Echo', agent: { provider: 'command', preset: 'custom', command: 'echo', args: ['done'] }, sandbox: unsandboxed }));
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 describe.skipIf(skip)('forms that say what is wrong', () => {
   let everyMinute: string;

@@ -2,16 +2,10 @@
 // real Chromium against a real daemon that holds data (an automation, a webhook with a run, an
 // instance), on a desktop width and at 390 px; the browser's own `layout-shift` entries (those
 // without recent input, as Cumulative Layout Shift counts them) add up to less than 0.1.
-import fs from 'node:fs';
-import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2e } from '../support/e2e';
 
-const artifacts = path.join(root, 'test-artifacts');
 const views = [
   ['activity', 'Activity'],
   ['chat', 'Chat'],
@@ -34,20 +28,24 @@ type PageGlobals = {
 };
 type LayoutShiftEntry = { value: number; hadRecentInput: boolean; sources?: { node?: { nodeName?: string; className?: unknown } | null }[] };
 
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let origin: string;
-let dataDir: string;
-let webRoot: string;
-const skip = lacks('chromium');
 
-async function api<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, route, body }) => (await fetch(route, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>,
-    { method, route, body },
-  );
-}
+// Before any script of the page: every layout shift of the load, buffered or not.
+const recordShifts = (context: BrowserContext) =>
+  context.addInitScript(() => {
+    const globals = globalThis as unknown as PageGlobals;
+    globals.__layoutShifts = [];
+    new globals.PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.hadRecentInput) continue;
+        const sources = (entry.sources ?? []).map((source) => `${source.node?.nodeName ?? '?'}.${typeof source.node?.className === 'string' ? source.node.className : ''}`);
+        globals.__layoutShifts.push({ value: entry.value, sources });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+const e2e = useE2e({ name: 'layout-stability', prepare: recordShifts });
+const { skip, api } = e2e;
 
 /** Loads a view from nothing (a new document, so every shift of its load counts) and waits until it settled. */
 async function load(view: string, heading: string) {
@@ -64,38 +62,12 @@ async function load(view: string, heading: string) {
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-layout-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = loginLinkOf(daemon);
-  origin = new URL(loginLink).origin;
-  browser = await launchChromium();
-  // Before any script of the page: every layout shift of the load, buffered or not.
-  await browser.context.addInitScript(() => {
-    const globals = globalThis as unknown as PageGlobals;
-    globals.__layoutShifts = [];
-    new globals.PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        if (entry.hadRecentInput) continue;
-        const sources = (entry.sources ?? []).map((source) => `${source.node?.nodeName ?? '?'}.${typeof source.node?.className === 'string' ? source.node.className : ''}`);
-        globals.__layoutShifts.push({ value: entry.value, sources });
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-  page = await browser.context.newPage();
-  await page.goto(loginLink);
+  ({ page, origin } = e2e);
   await api('POST', '/api/automations', { name: 'Standup notes', prompt: 'Summarise yesterday.', cronExpression: '30 8 * * 1-5' });
   const { webhook } = await api<{ webhook: { token: string } }>('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy report: {{payload}}' });
   await fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', body: 'api 1.4.2' });
   await api('POST', '/api/instances', { name: 'Echo', agent: { provider: 'command', preset: 'custom', command: 'cat' }, sandbox: { mode: 'off' } });
-  fs.mkdirSync(artifacts, { recursive: true });
 }, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 describe.skipIf(skip)('layout stability', () => {
   for (const width of widths) {

@@ -14,18 +14,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
+import { WaitTimeout, waitFor } from '../support/wait';
+import { root } from '../support/processes';
 import { openSection } from '../support/sections';
 
-const artifacts = path.join(root, 'test-artifacts');
 const docs = path.join(root, 'docs', 'screenshots');
 const updateDocs = process.env.UPDATE_SCREENSHOTS === '1';
 const widths = [390, 1280] as const;
-const skip = lacks('chromium');
+const e2e = useE2e({ name: 'layout' });
+const { skip } = e2e;
 const unsandboxed = { mode: 'off', network: [], readDeny: [], writeAllow: [] };
 
 /** A name of `length` characters without a space, starting with `word`. */
@@ -49,11 +48,7 @@ type PageGlobals = {
   innerWidth: number;
 };
 
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
-let dataDir: string;
-let webRoot: string;
 let seed: { instance: string; failing: string; automation: string };
 
 async function api<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
@@ -66,14 +61,6 @@ async function api<T = unknown>(method: string, route: string, body?: unknown): 
     },
     { method, route, body },
   );
-}
-
-/** Polls `condition` (expect.poll is for tests, not hooks). */
-async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !(await condition()); ) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms, yet not: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 /** How far the page reaches past the window's right edge, and the widest elements that make it. */
@@ -189,21 +176,16 @@ const card = (name: string) => page.getByRole('article', { name, exact: true });
 /** Whether `button` of the card named `name` gets the focus soon (after a form closed). */
 async function focusReturnsTo(name: string, button: string): Promise<boolean> {
   const target = card(name).getByRole('button', { name: button, exact: true });
-  for (const deadline = Date.now() + 3_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100))) {
-    if (await target.evaluate((element) => element === element.ownerDocument.activeElement).catch(() => false)) return true;
-  }
-  return false;
+  const focused = () => target.evaluate((element) => element === element.ownerDocument.activeElement).catch(() => false);
+  return waitFor(focused, { what: `the focus on ${button} of ${name}`, timeoutMs: 3_000 }).catch((error: unknown) => {
+    if (error instanceof WaitTimeout) return false;
+    throw error;
+  });
 }
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-e2e-layout-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.goto(loginLinkOf(daemon));
-  fs.mkdirSync(artifacts, { recursive: true });
+  ({ page } = e2e);
   if (updateDocs) fs.mkdirSync(docs, { recursive: true });
   // Everything but runs: the onboarding is checked first, while no run has succeeded.
   const { instance } = await api<{ instance: { id: string } }>('POST', '/api/instances', { name: names.instance, agent: { provider: 'command', preset: 'custom', command: 'cat' }, sandbox: unsandboxed });
@@ -216,15 +198,9 @@ beforeAll(async () => {
   await api('POST', '/api/notification-channels', { name: names.channel, kind: 'slack', url: 'http://127.0.0.1:9/services/T0/B0/x' });
   await api('POST', '/api/keys', { name: names.key, scope: 'read' });
   const running = async (id: string) => (await api<{ instance: { status: string } }>('GET', `/api/instances/${id}`)).instance.status === 'running';
-  await until(async () => (await running(instance.id)) && (await running(failing.id)), 'both instances are running');
+  await waitFor(async () => (await running(instance.id)) && (await running(failing.id)), { what: 'both instances are running', timeoutMs: 30_000 });
   seed = { instance: instance.id, failing: failing.id, automation: automation.id };
 }, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 /** Runs of every source, a failed one, a run waiting for a person; returns once they ended (or wait). */
 async function seedRuns(): Promise<void> {
@@ -235,12 +211,12 @@ async function seedRuns(): Promise<void> {
   runs.push((await api<{ run: { id: string } }>('POST', '/api/runs', { instanceId: seed.failing, prompt: 'This one fails' })).run.id);
   for (const webhook of webhooks) {
     const body = JSON.stringify({ release: `v1.${webhook.name.length}`, note: longName('Payload', 300) });
-    const response = await fetch(new URL(`/api/webhooks/trigger/${webhook.token}`, daemon.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const response = await fetch(new URL(`/api/webhooks/trigger/${webhook.token}`, e2e.daemon.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(response.status, `trigger ${webhook.name.slice(0, 10)}`).toBeLessThan(300);
   }
   const ended = async (id: string) => ['succeeded', 'failed'].includes((await api<{ run: { status: string } }>('GET', `/api/runs/${id}`)).run.status);
-  await until(async () => (await Promise.all(runs.map(ended))).every(Boolean), 'the seeded runs ended');
-  await until(async () => (await api<{ approvals: unknown[] }>('GET', '/api/approvals')).approvals.length > 0, 'a run waits for a person');
+  await waitFor(async () => (await Promise.all(runs.map(ended))).every(Boolean), { what: 'the seeded runs ended', timeoutMs: 30_000 });
+  await waitFor(async () => (await api<{ approvals: unknown[] }>('GET', '/api/approvals')).approvals.length > 0, { what: 'a run waits for a person', timeoutMs: 30_000 });
 }
 
 describe.skipIf(skip)('layout at a phone and a desktop width', () => {
@@ -248,7 +224,7 @@ describe.skipIf(skip)('layout at a phone and a desktop width', () => {
     const found: Record<string, { by: number; culprits: string[] }> = {};
     for (const width of widths) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await page.goto(new URL('/#/activity', daemon.url).href);
+      await page.goto(new URL('/#/activity', e2e.daemon.url).href);
       await settled('Welcome to Steward');
       await check('onboarding', width, found);
     }
@@ -265,7 +241,7 @@ describe.skipIf(skip)('layout at a phone and a desktop width', () => {
     const { instances } = await api<{ instances: { id: string; name: string }[] }>('GET', '/api/instances');
     const steward = instances.find((instance) => instance.name === 'Steward')!;
     await api('PATCH', `/api/instances/${steward.id}`, { agent: { provider: 'command', preset: 'custom', command: 'cat' } });
-    await until(async () => (await api<{ instance: { status: string } }>('GET', `/api/instances/${steward.id}`)).instance.status === 'running', 'Steward runs again');
+    await waitFor(async () => (await api<{ instance: { status: string } }>('GET', `/api/instances/${steward.id}`)).instance.status === 'running', { what: 'Steward runs again', timeoutMs: 30_000 });
   }, 60_000);
 
   it('seeds runs of every source', async () => {
@@ -275,7 +251,7 @@ describe.skipIf(skip)('layout at a phone and a desktop width', () => {
   for (const width of widths) {
     it(`visits every view through the navigation with no sideways scroll, ${width} px wide`, async () => {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await page.goto(new URL('/#/activity', daemon.url).href);
+      await page.goto(new URL('/#/activity', e2e.daemon.url).href);
       await page.reload();
       const found: Record<string, { by: number; culprits: string[] }> = {};
 
@@ -389,7 +365,7 @@ describe.skipIf(skip)('layout at a phone and a desktop width', () => {
 
   it('opens and closes the navigation menu with the keyboard at 390 px, and the skip link comes first', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(new URL('/#/activity', daemon.url).href);
+    await page.goto(new URL('/#/activity', e2e.daemon.url).href);
     await page.reload();
     await settled('Activity');
     // The first Tab reaches the skip link, visible once focused; it moves the focus to the view.

@@ -4,47 +4,22 @@
 // command with arguments becomes the default instance's agent, the first prompt is answered inline,
 // and the chat continues the same thread for a second turn; the run page shows that run.
 // Screenshots go to test-artifacts/.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
 
-const artifacts = path.join(root, 'test-artifacts');
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let loginLink: string;
-let dataDir: string;
-let webRoot: string;
-let bin: string;
 
-const skip = lacks('chromium');
+// The login link is the first test's to open.
+const e2e = useE2e({ name: 'onboarding', barePath: true, login: false });
+const { skip } = e2e;
 const shot = (name: string) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  // The daemon's whole PATH: a shell and cat for the custom command, and no agent CLI.
-  bin = tempDir('steward-e2e-bin-');
-  for (const tool of ['sh', 'cat']) fs.symlinkSync(fs.realpathSync(`/bin/${tool}`), path.join(bin, tool));
-  dataDir = tempDir('steward-e2e-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot, PATH: bin });
-  loginLink = loginLinkOf(daemon);
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  // An uncaught error in the page would otherwise only show as a missing element.
-  page.on('pageerror', (error) => process.stderr.write(`page error: ${error.stack}\n`));
-  fs.mkdirSync(artifacts, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot, bin]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  ({ page, loginLink } = e2e);
 });
 
 describe.skipIf(skip)('a first start', () => {

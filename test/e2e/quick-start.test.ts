@@ -9,12 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
+import { tempDir } from '../support/temp';
+import { artifacts, bareBin, useE2e } from '../support/e2e';
 import { type Server, root, startDaemon } from '../support/processes';
 import { lacks } from '../support/requirements';
 
-const artifacts = path.join(root, 'test-artifacts');
 const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
 const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
 const answers = ['you said: hello, Steward', 'you said: good morning', 'you said: Deploy report: {"service":"api","version":"1.4.2"}'];
@@ -22,36 +21,14 @@ const answers = ['you said: hello, Steward', 'you said: good morning', 'you said
 const skipUi = lacks('chromium');
 const skipShell = lacks('shell');
 
-/** A PATH with a shell and cat, for the custom command, and no agent CLI. */
-function bareBin(): string {
-  const bin = tempDir('steward-quick-start-bin-');
-  for (const tool of ['sh', 'cat']) fs.symlinkSync(fs.realpathSync(`/bin/${tool}`), path.join(bin, tool));
-  return bin;
-}
-
 describe.skipIf(skipUi)('the quick start, the UI way', () => {
-  let daemon: Server;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  // The login link is the first test's to open.
+  const e2e = useE2e({ name: 'quick-start', barePath: true, login: false });
   let page: Page;
-  const folders: string[] = [];
   const shot = (name: string) => page.screenshot({ path: path.join(artifacts, `quick-start-${name}.png`), fullPage: true });
 
-  beforeAll(async () => {
-    const webRoot = await buildWebUi();
-    const bin = bareBin();
-    const dataDir = tempDir('steward-quick-start-');
-    folders.push(webRoot, bin, dataDir);
-    daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot, PATH: bin });
-    browser = await launchChromium();
-    page = await browser.context.newPage();
-    page.on('pageerror', (error) => process.stderr.write(`page error: ${error.stack}\n`));
-    fs.mkdirSync(artifacts, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await daemon?.stop();
-    for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+  beforeAll(() => {
+    ({ page } = e2e);
   });
 
   it('names the controls this test uses, as the UI labels them', () => {
@@ -61,7 +38,7 @@ describe.skipIf(skipUi)('the quick start, the UI way', () => {
   });
 
   it('1–2: picks a command as the agent and answers the first prompt', async () => {
-    await page.goto(loginLinkOf(daemon));
+    await page.goto(e2e.loginLink);
     const card = page.getByRole('region', { name: 'Welcome to Steward' });
     await expect.poll(() => card.isVisible(), { timeout: 15_000 }).toBe(true);
     await card.getByRole('radio', { name: 'Any command' }).check();

@@ -10,21 +10,20 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../src/shared/contract';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { request, tempDir } from '../support/core';
-import { type Server, root, runCli, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { request, tempDir } from '../support/temp';
+import { artifacts, useE2e } from '../support/e2e';
+import { type Server, runCli, startDaemon } from '../support/processes';
+import { waitFor } from '../support/wait';
 
-const artifacts = path.join(root, 'test-artifacts');
-const skip = lacks('chromium');
+// Here, the Steward whose web UI is open; there, the second one it follows (started by this file).
+const e2e = useE2e({ name: 'remotes-here' });
+const { skip } = e2e;
 const echo = { provider: 'command', preset: 'custom', command: 'cat' };
 const unsandboxed = { mode: 'off', network: [], readDeny: [], writeAllow: [] };
 const remoteName = 'Build server';
-let here: Server;
 let there: Server;
 let thereKey: string;
 let thereInstance: Instance;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let origin: string;
 let dirs: string[] = [];
@@ -33,44 +32,21 @@ let dirs: string[] = [];
 const remoteApi = (method: string, route: string, body?: unknown) =>
   request(`${there.url}${route}`, { method, headers: { authorization: `Bearer ${thereKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
 
-/** Polls `condition` (expect.poll is for tests, not hooks). */
-async function until<T>(what: string, condition: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    const value = await condition();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms, yet not: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 beforeAll(async () => {
   if (skip) return;
-  const webRoot = await buildWebUi();
-  const hereDir = tempDir('steward-e2e-remotes-here-');
+  ({ page, origin } = e2e);
   const thereDir = tempDir('steward-e2e-remotes-there-');
-  dirs = [webRoot, hereDir, thereDir];
+  dirs = [thereDir];
   thereKey = runCli(['keys', 'create', '--name', 'laptop', '--data-dir', thereDir]).trim().split('\n').at(-1)!;
   there = await startDaemon(thereDir);
   // The second Steward's own instance echoes each prompt back (set with its own API).
   const { instances } = (await remoteApi('GET', '/api/instances')).body as { instances: Instance[] };
   const patched = await remoteApi('PATCH', `/api/instances/${instances[0].id}`, { agent: echo, sandbox: unsandboxed });
   expect(patched.status).toBe(200);
-  thereInstance = await until('its instance to run', async () => {
-    const { instance } = (await remoteApi('GET', `/api/instances/${instances[0].id}`)).body as { instance: Instance };
-    return instance.status === 'running' ? instance : undefined;
-  });
-  here = await startDaemon(hereDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = loginLinkOf(here);
-  origin = new URL(loginLink).origin;
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.goto(loginLink);
-  fs.mkdirSync(artifacts, { recursive: true });
+  thereInstance = await waitFor(async () => ((await remoteApi('GET', `/api/instances/${instances[0].id}`)).body as { instance: Instance }).instance, { what: 'its instance to run', timeoutMs: 20_000, until: (instance) => instance.status === 'running' });
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await here?.stop();
   await there?.stop();
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -3,49 +3,31 @@
 // within seconds (about 1.3 s on a quiet machine), its JS heap stay under 150 MB, and it must append (a few hundred requests at most,
 // never one per line). The figures are printed as one JSON line. The view follows the tail,
 // stops when scrolled up, jumps back, and finds a line by search. Screenshots go to test-artifacts/.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
+import { WaitTimeout, waitFor } from '../support/wait';
 
 const lineCount = 10_000;
-const skip = lacks('chromium');
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+const e2e = useE2e({ name: 'budget' });
+const { skip } = e2e;
 let page: Page;
 let api: APIRequestContext;
 let cdp: CDPSession;
-let dataDir: string;
-let webRoot: string;
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-budget-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = loginLinkOf(daemon);
-  browser = await launchChromium();
-  page = await browser.context.newPage();
+  ({ page } = e2e);
   // The context's own requests share the session cookie and are not the page's.
-  api = browser.context.request;
-  cdp = await browser.context.newCDPSession(page);
+  api = e2e.context.request;
+  cdp = await e2e.context.newCDPSession(page);
   await cdp.send('Performance.enable');
-  await page.goto(loginLink);
   await page.getByRole('heading', { name: 'Activity' }).waitFor();
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
-
 async function call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
-  const response = await api.fetch(`${daemon.url}${url}`, { method, ...(body === undefined ? {} : { data: body }) });
+  const response = await api.fetch(`${e2e.daemon.url}${url}`, { method, ...(body === undefined ? {} : { data: body }) });
   expect(response.ok(), `${method} ${url}: ${await response.text()}`).toBe(true);
   return (await response.json()) as T;
 }
@@ -65,7 +47,7 @@ describe.skipIf(skip)('a 10,000-line run on its run page', () => {
     // Stopped, the instance holds the run queued: the page is open before the first line.
     await call('POST', `/api/instances/${instance.id}/stop`);
     const { run } = await call<RunBody>('POST', '/api/runs', { instanceId: instance.id, prompt: 'Print 10,000 lines.' });
-    await page.goto(`${daemon.url}/#/runs/${run.id}`);
+    await page.goto(`${e2e.daemon.url}/#/runs/${run.id}`);
     await expect.poll(() => page.getByText('Nothing said yet').isVisible()).toBe(true);
 
     let requests = 0;
@@ -83,33 +65,37 @@ describe.skipIf(skip)('a 10,000-line run on its run page', () => {
     let peakHeap = await heapBytes();
     await call('POST', `/api/instances/${instance.id}/start`);
 
-    let finished: RunBody['run'] | undefined;
-    while (!finished) {
-      const { run: now } = await call<RunBody>('GET', `/api/runs/${run.id}`);
-      if (now.finishedAt) finished = now;
-      else {
-        peakHeap = Math.max(peakHeap, await heapBytes());
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    // The heap is sampled while the lines arrive.
+    const finished = await waitFor(
+      async () => {
+        const { run: now } = await call<RunBody>('GET', `/api/runs/${run.id}`);
+        if (!now.finishedAt) peakHeap = Math.max(peakHeap, await heapBytes());
+        return now.finishedAt ? now : undefined;
+      },
+      { what: 'the run to finish', timeoutMs: 60_000, intervalMs: 100 },
+    );
     expect(finished.status).toBe('succeeded');
     const finishedAt = Date.parse(finished.finishedAt!);
 
     const lastLine = page.getByText(`line ${lineCount}`, { exact: true });
     let shownAt = 0;
-    for (let quietSince = Date.now(); Date.now() - finishedAt < 30_000; await new Promise((resolve) => setTimeout(resolve, 25))) {
+    let quietSince = Date.now();
+    const settled = async () => {
       if (!shownAt && (await lastLine.isVisible())) shownAt = Date.now();
       if (lastRequestAt > quietSince) quietSince = lastRequestAt;
       // Settled: the last line shown and no request for a whole second.
-      if (shownAt && Date.now() - Math.max(quietSince, lastRequestAt) > 1_000) break;
-    }
+      return shownAt > 0 && Date.now() - Math.max(quietSince, lastRequestAt) > 1_000;
+    };
+    // Up to 30 s after the finish; a page that has not settled by then fails on the figures below, which say how far it got.
+    await waitFor(settled, { what: 'the page to settle', timeoutMs: Math.max(finishedAt + 30_000 - Date.now(), 0) }).catch((error: unknown) => {
+      if (!(error instanceof WaitTimeout)) throw error;
+    });
     peakHeap = Math.max(peakHeap, await heapBytes());
     const settleMs = Math.max(shownAt, lastRequestAt) - finishedAt;
     const rowsInPage = await page.locator('.transcript-row').count();
     const figures = { lines: lineCount, settleMs, peakHeapMB: +(peakHeap / 2 ** 20).toFixed(1), apiRequests: requests, rowsInPage, runMs: finishedAt - Date.parse((await call<{ run: { startedAt: string } }>('GET', `/api/runs/${run.id}`)).run.startedAt) };
     console.log(JSON.stringify({ transcriptBudget: figures }));
-    fs.mkdirSync(path.join(root, 'test-artifacts'), { recursive: true });
-    await page.screenshot({ path: path.join(root, 'test-artifacts', 'run-10000-lines.png') });
+    await page.screenshot({ path: path.join(artifacts, 'run-10000-lines.png') });
 
     expect(shownAt).toBeGreaterThan(0);
     // About 1.3 s on a quiet machine (the figure above); 2.7 s was seen with the rest of the suite
@@ -137,6 +123,6 @@ describe.skipIf(skip)('a 10,000-line run on its run page', () => {
     await page.getByRole('searchbox', { name: 'Search this run' }).fill('line 9999');
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'matching' }).textContent()).toBe('1 matching message');
     await expect.poll(() => log.locator('mark').first().textContent()).toBe('line 9999');
-    await page.screenshot({ path: path.join(root, 'test-artifacts', 'run-search.png') });
+    await page.screenshot({ path: path.join(artifacts, 'run-search.png') });
   }, 60_000);
 });

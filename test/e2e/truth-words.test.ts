@@ -2,41 +2,19 @@
 // table names its days as a person reads them ("Fri 27 Nov"), not as ISO; Activity's custom range
 // with From after To says at its fields that the range is reversed, and asks the server nothing.
 // Skipped, with a line naming what to install, where Chromium is missing.
-import fs from 'node:fs';
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf, pageApi } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useE2e } from '../support/e2e';
 
-const skip = lacks('chromium');
+const e2e = useE2e({ name: 'words' });
+const { skip, api } = e2e;
 const unsandboxed = { mode: 'off', network: [], readDeny: [], writeAllow: [] };
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let origin: string;
-let dataDir: string;
-let webRoot: string;
-
-const api = pageApi(() => page);
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-e2e-words-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = loginLinkOf(daemon);
-  origin = new URL(loginLink).origin;
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  await page.goto(loginLink);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  ({ page, origin } = e2e);
 });
 
 describe.skipIf(skip)('pages that say it in words', () => {

@@ -5,42 +5,24 @@
 // host a sandboxed run was refused is allowed from the run page. Screenshots of each main view are
 // kept in test-artifacts/. Skipped, with a line naming what to install, where Chromium is missing
 // (requirements.ts).
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
 import { lacks } from '../support/requirements';
 
-const artifacts = path.join(root, 'test-artifacts');
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+// The login link is the first test's to open: it checks the link works once.
+const e2e = useE2e({ name: 'web-ui', login: false });
+const { skip } = e2e;
 let page: Page;
 let loginLink: string;
-let dataDir: string;
-let webRoot: string;
 
-const skip = lacks('chromium');
 const noSandbox = skip || lacks('sandbox');
 const shot = (name: string) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-e2e-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  loginLink = loginLinkOf(daemon);
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  fs.mkdirSync(artifacts, { recursive: true });
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  ({ page, loginLink } = e2e);
 });
 
 describe.skipIf(skip)('the web UI', () => {

@@ -8,34 +8,18 @@
 // to install, where Chromium is missing (requirements.ts).
 import { execFile } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
 
-const artifacts = path.join(root, 'test-artifacts');
-const skip = lacks('chromium');
+const e2e = useE2e({ name: 'deliveries', prepare: (context, origin) => context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin }) });
+const { skip, api } = e2e;
 const unsandboxed = { mode: 'off', network: [], readDeny: [], writeAllow: [] };
 const secret = 'e2e-github-secret';
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let origin: string;
-let dataDir: string;
-let webRoot: string;
-
-async function api<T = Record<string, never>>(method: string, route: string, body?: unknown): Promise<T> {
-  // Through the tab, so the session cookie of the login link is the credential.
-  return page.evaluate(
-    async ({ method, route, body }) => (await fetch(route, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).json() as Promise<T>,
-    { method, route, body },
-  );
-}
 
 type Webhook = { id: string; token: string; name: string };
 type Delivery = { id: string; origin: string; outcome: string; runId: string | null };
@@ -63,22 +47,7 @@ async function runExample(example: string, webhookSecret: string): Promise<strin
 
 beforeAll(async () => {
   if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-e2e-deliveries-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  const loginLink = loginLinkOf(daemon);
-  origin = new URL(loginLink).origin;
-  browser = await launchChromium();
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  page = await browser.context.newPage();
-  await page.goto(loginLink);
-  fs.mkdirSync(artifacts, { recursive: true });
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  ({ page, origin } = e2e);
 });
 
 describe.skipIf(skip)('deliveries that tell the truth', () => {
@@ -226,7 +195,7 @@ describe.skipIf(skip)('deliveries that tell the truth', () => {
     await expect.poll(() => runRow.getByRole('link').first().textContent(), { timeout: 10_000 }).toMatch(/^waiting since /);
 
     // The link's page says whose run in words, not its id.
-    const linkPage = await browser.context.newPage();
+    const linkPage = await e2e.context.newPage();
     await linkPage.goto(pending.links!.allow);
     const linkText = (await linkPage.locator('body').textContent())!;
     expect(linkText).toContain('The webhook Deploys on Breaks · asked');

@@ -5,42 +5,17 @@
 // (401) while one GitHub signed is accepted. Skipped, with a line naming what to install, where
 // Chromium is missing (requirements.ts).
 import { createHmac } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebUi, launchChromium, loginLinkOf } from '../support/browser';
-import { tempDir } from '../support/core';
-import { type Server, root, startDaemon } from '../support/processes';
-import { lacks } from '../support/requirements';
+import { describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
 
-const artifacts = path.join(root, 'test-artifacts');
-const skip = lacks('chromium');
-let daemon: Server;
-let browser: Awaited<ReturnType<typeof launchChromium>>;
-let page: Page;
-let dataDir: string;
-let webRoot: string;
-
-beforeAll(async () => {
-  if (skip) return;
-  webRoot = await buildWebUi();
-  dataDir = tempDir('steward-e2e-signature-');
-  daemon = await startDaemon(dataDir, ['--port', '0'], { STEWARD_WEB_ROOT: webRoot });
-  browser = await launchChromium();
-  page = await browser.context.newPage();
-  fs.mkdirSync(artifacts, { recursive: true });
-}, 90_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await daemon?.stop();
-  for (const dir of [dataDir, webRoot]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-});
+const e2e = useE2e({ name: 'signature', login: false });
+const { skip } = e2e;
 
 describe.skipIf(skip)('a webhook from the GitHub preset', () => {
   it('cannot be saved showing a check it would not have, and once saved refuses unsigned requests', async () => {
-    await page.goto(loginLinkOf(daemon));
+    const { page } = e2e;
+    await page.goto(e2e.loginLink);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('button', { name: 'New webhook' }).first().click();
     const form = page.getByRole('form', { name: 'New webhook' });

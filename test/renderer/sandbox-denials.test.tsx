@@ -17,6 +17,8 @@ import { type TestCore, startTestCore } from '../support/core';
 import { lacks } from '../support/requirements';
 import { settled } from '../support/runs';
 import { connectStore, renderWith } from './harness';
+// Beside testing-library's waitFor, which retries an assertion in the DOM: ours waits for a value of the core.
+import { waitFor as waitForValue } from '../support/wait';
 
 const skip = lacks('sandbox');
 let t: TestCore;
@@ -38,10 +40,7 @@ beforeAll(async () => {
   run = await settled(t, created.id, 30_000);
   // The refusals are written as they happen, through the write batcher: wait until both are in the run's messages.
   const refusals = async () => ((await t.api('GET', `/api/runs/${run.id}/messages`)).body.messages as { content: string }[]).filter((message) => message.content.startsWith('The sandbox refused'));
-  for (const deadline = Date.now() + 15_000; (await refusals()).length < 2; ) {
-    if (Date.now() > deadline) throw new Error(`the run's refusals did not arrive: ${JSON.stringify((await t.api('GET', `/api/runs/${run.id}`)).body.run)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitForValue(refusals, { what: "the run's two refusals", until: (found) => found.length >= 2 });
 }, 60_000);
 afterAll(() => t?.close());
 afterEach(cleanup);

@@ -12,6 +12,7 @@ import type { Instance, Run } from '../../src/shared/contract';
 import { type TestCore, startTestCore, tempDir } from '../support/core';
 import { settled } from '../support/runs';
 import { processesMatching } from '../agents/support';
+import { waitFor } from '../support/wait';
 
 const scripted = path.resolve(import.meta.dirname, '../fixtures/agents/acp-agent.mjs');
 const agent: AcpAgent = { provider: 'acp', command: process.execPath, args: [scripted] };
@@ -30,11 +31,9 @@ const send = async (prompt: string, threadId?: string): Promise<Run> => {
   expect(status).toBe(202);
   return body.run as Run;
 };
-async function probed(): Promise<Instance> {
-  for (const deadline = Date.now() + 15_000; ; await new Promise((resolve) => setTimeout(resolve, 25))) {
-    const current = (await t.api('GET', `/api/instances/${instance.id}`)).body.instance as Instance;
-    if (current.status !== 'provisioning' || Date.now() > deadline) return current;
-  }
+function probed(): Promise<Instance> {
+  const current = async () => (await t.api('GET', `/api/instances/${instance.id}`)).body.instance as Instance;
+  return waitFor(current, { what: `instance ${instance.id} to be probed`, until: (each) => each.status !== 'provisioning' });
 }
 const messagesOf = async (run: Run) =>
   ((await t.api('GET', `/api/threads/${run.threadId}?limit=1000`)).body.thread.messages as { runId: string; role: string; content: string }[]).filter((message) => message.runId === run.id).map(({ role, content }) => `${role}: ${content}`);
@@ -103,11 +102,7 @@ describe('a run of an ACP agent', () => {
     await t.api('PATCH', `/api/instances/${instance.id}`, { agent: { ...agent, env: { ACP_SLEEP: marker } } });
     try {
       const run = await send('wait for me');
-      const deadline = Date.now() + 10_000;
-      while (processesMatching(`sleep ${marker}`).length === 0) {
-        if (Date.now() > deadline) throw new Error('the agent never started its sleep');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await waitFor(() => processesMatching(`sleep ${marker}`).length > 0, { what: 'the agent to start its sleep', timeoutMs: 10_000 });
       expect((await t.api('POST', `/api/runs/${run.id}/cancel`)).status).toBeLessThan(300);
       expect(await settled(t, run.id)).toMatchObject({ status: 'cancelled' });
       expect(processesMatching(`sleep ${marker}`)).toEqual([]);
@@ -122,10 +117,8 @@ describe('a run of an ACP agent', () => {
 describe('the probe of an ACP agent', () => {
   const probe = async (acpAgent: AcpAgent): Promise<Instance> => {
     const created = (await t.api('POST', '/api/instances', { name: 'probe', agent: acpAgent, sandbox: { mode: 'off' } })).body.instance as Instance;
-    for (const deadline = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 25))) {
-      const current = (await t.api('GET', `/api/instances/${created.id}`)).body.instance as Instance;
-      if (current.status !== 'provisioning' || Date.now() > deadline) return current;
-    }
+    const current = async () => (await t.api('GET', `/api/instances/${created.id}`)).body.instance as Instance;
+    return waitFor(current, { what: `instance ${created.id} to be probed`, timeoutMs: 30_000, until: (each) => each.status !== 'provisioning' });
   };
 
   it('refuses a command that is not there, or that does not speak ACP', async () => {
@@ -177,13 +170,11 @@ describe('permissions: ask', () => {
   it('puts the agent’s request to a person as an approval; denied, nothing is written and the run ends', async () => {
     const asking = (await t.api('POST', '/api/instances', { name: 'acp asks', agent, sandbox: { mode: 'off' }, permissions: { mode: 'ask', timeoutSeconds: 600 } })).body.instance as Instance;
     const { body } = await t.api('POST', '/api/runs', { instanceId: asking.id, prompt: 'please write the file' });
-    let approval: { id: string; kind: string; title: string } | undefined;
-    for (const deadline = Date.now() + 15_000; approval === undefined && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 50))) {
-      [approval] = (await t.api('GET', `/api/approvals?status=pending&runId=${body.run.id}`)).body.approvals;
-    }
+    const pending = async () => ((await t.api('GET', `/api/approvals?status=pending&runId=${body.run.id}`)).body.approvals as { id: string; kind: string; title: string }[])[0];
+    const approval = await waitFor(pending, { what: 'the agent\'s request as an approval' });
     expect(approval).toMatchObject({ kind: 'tool', title: 'The agent asks to Write out.txt' });
     expect((await t.api('GET', `/api/runs/${body.run.id}`)).body.run.status).toBe('waiting');
-    await t.api('POST', `/api/approvals/${approval!.id}/decision`, { decision: 'deny', note: 'not that file' });
+    await t.api('POST', `/api/approvals/${approval.id}/decision`, { decision: 'deny', note: 'not that file' });
     const run = await settled(t, body.run.id);
     expect(run.status).toBe('succeeded');
     expect(fs.existsSync(path.join(asking.workspaceDir, 'out.txt'))).toBe(false);

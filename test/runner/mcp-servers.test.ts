@@ -11,6 +11,7 @@ import { type TestCore, startTestCore } from '../support/core';
 import { childPids, everythingServer, filesystemServer, isRunning, type OrdersServer, startOrdersServer } from '../support/mcp';
 import { type OpenAiServer, type Turn, startOpenAiServer } from '../support/openai-server';
 import { settled } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 let t: TestCore;
 let model: OpenAiServer;
@@ -158,7 +159,7 @@ describe('MCP servers of the built-in agent', () => {
     model.requests.length = 0;
     model.script([{ stall: true }]);
     const created = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'take your time' })).body as { run: Run };
-    while (model.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => model.requests.length >= 1, { what: 'the model to be asked' });
     const serverPids = childPids('server-everything');
     expect(serverPids).toHaveLength(1);
     const cancelledAt = Date.now();
@@ -172,7 +173,7 @@ describe('MCP servers of the built-in agent', () => {
     model.requests.length = 0;
     model.script([{ stall: true }]);
     const timing = (await t.api('POST', '/api/runs', { instanceId: slow.id, prompt: 'take longer than allowed' })).body as { run: Run };
-    while (model.requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => model.requests.length >= 1, { what: 'the model to be asked' });
     const timedPids = childPids('server-everything');
     expect(timedPids).toHaveLength(1);
     expect(await settled(t, timing.run.id)).toMatchObject({ status: 'timed_out' });

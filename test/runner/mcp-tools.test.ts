@@ -8,6 +8,7 @@ import { createMcpTools } from '../../src/main/core/agents/mcp-tools';
 import type { McpServerConfig } from '../../src/shared/contract';
 import { childPids, everythingServer, isRunning } from '../support/mcp';
 import { tempDir } from '../support/core';
+import { waitFor } from '../support/wait';
 
 describe('MCP tool names and results', () => {
   it('names tools <server>__<tool> within what Chat Completions accepts, unique among all tools', () => {
@@ -63,8 +64,7 @@ describe('MCP servers that do not start', () => {
     const abort = new AbortController();
     const { mcp, lines } = start([node(hangs, 'abandoned-server')], { signal: abort.signal });
     const starting = mcp.start();
-    while (childPids('abandoned-server').length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    const [pid] = childPids('abandoned-server');
+    const [pid] = await waitFor(() => childPids('abandoned-server'), { what: 'the server to start', until: (pids) => pids.length > 0 });
     abort.abort();
     expect(await starting).toEqual([]);
     expect(lines()).toEqual([]);

@@ -9,6 +9,7 @@ import type { Run } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';
 import { type OpenAiServer, type Turn, startOpenAiServer } from '../support/openai-server';
 import { settled } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 let t: TestCore;
 let model: OpenAiServer;
@@ -178,7 +179,7 @@ describe('the openai agent', () => {
 
     model.script([{ stall: true }]);
     const created = (await t.api('POST', '/api/runs', { instanceId: looping.id, prompt: 'take your time' })).body as { run: Run };
-    while (model.requests.length < 4) await new Promise((resolve) => setTimeout(resolve, 20));
+    await waitFor(() => model.requests.length >= 4, { what: 'the model to be asked four times' });
     const cancelledAt = Date.now();
     expect((await t.api('POST', `/api/runs/${created.run.id}/cancel`)).status).toBe(202);
     expect(await settled(t, created.run.id)).toMatchObject({ status: 'cancelled' });

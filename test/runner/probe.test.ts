@@ -8,6 +8,7 @@ import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { Instance } from '../../src/shared/contract';
 import { type TestCore, sandboxedTag, startTestCore, tempDir } from '../support/core';
 import { settled } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 let t: TestCore;
 let bin: string;
@@ -28,13 +29,8 @@ afterAll(() => {
 
 async function probed(agent: object, sandbox?: object): Promise<Instance> {
   const { instance } = (await t.api('POST', '/api/instances', { name: 'probed', agent, sandbox })).body as { instance: Instance };
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const current = (await t.api('GET', `/api/instances/${instance.id}`)).body.instance as Instance;
-    if (current.status !== 'provisioning') return current;
-    if (Date.now() > deadline) throw new Error(`instance ${instance.id} still provisioning`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  const current = async () => (await t.api('GET', `/api/instances/${instance.id}`)).body.instance as Instance;
+  return waitFor(current, { what: `instance ${instance.id} to be probed`, until: (each) => each.status !== 'provisioning' });
 }
 
 describe('the probe', () => {

@@ -10,6 +10,7 @@ import { descendantsOf, listProcesses, parsePs, processTree } from '../../src/ma
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { type TestCore, startTestCore } from '../support/core';
 import { settled } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 const escapingCli = path.resolve(import.meta.dirname, '../fixtures/agents/escaping-cli.sh');
 const markers: string[] = [];
@@ -30,17 +31,7 @@ const pidsOf = (mark: string): number[] => {
   }
 };
 
-async function until<T>(check: () => T | undefined, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-const escapedPid = (mark: string) => until(() => pidsOf(mark)[0], `sleep ${mark} to start`);
+const escapedPid = (mark: string) => waitFor(() => pidsOf(mark)[0], { what: `sleep ${mark} to start`, timeoutMs: 5_000 });
 
 const sessionOf = (pid: number) => {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

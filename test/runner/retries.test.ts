@@ -44,8 +44,17 @@ async function retryOf(run: Run): Promise<Run> {
   return retry;
 }
 
-/** Lets the event loop turn, so that a runner that would wrongly start a run has the chance to. */
-const aMoment = () => new Promise((resolve) => setTimeout(resolve, 150));
+let witness: string | undefined;
+/**
+ * Returns once the runner has been through its queue since the call: a run queued now, on an
+ * instance of its own, has ended. The runner starts every run it may in one pass, so a run it
+ * should not start (a retry before its time, or one not meant to be) has had its chance to start.
+ */
+async function runnerPassed(): Promise<void> {
+  witness ??= (await t.api('POST', '/api/instances', { name: 'witness', agent: { provider: 'command', preset: 'custom', command: 'cat' } })).body.instance.id as string;
+  const { run } = (await t.api('POST', '/api/runs', { instanceId: witness, prompt: 'Anything to start?' })).body;
+  expect(await settled(t, run.id)).toMatchObject({ status: 'succeeded' });
+}
 
 describe('an automation with retries', () => {
   it('retries a rate-limited run after its backoff, doubling, and stops at the count; only the last attempt notifies', async () => {
@@ -77,7 +86,7 @@ describe('an automation with retries', () => {
     expect((await t.api('POST', `/api/instances/${instanceId}/start`)).status).toBeLessThan(300);
     const other = await settled(t, otherId);
     expect(other.status).toBe('failed');
-    await aMoment();
+    await runnerPassed();
     expect((await t.api('GET', `/api/runs/${second.id}`)).body.run.status).toBe('queued');
 
     clock.advanceTo(second.startAfter!);
@@ -117,7 +126,7 @@ describe('an automation with retries', () => {
     const { automation } = (await t.api('POST', '/api/automations', { name: 'Keyless', prompt: 'Go', cronExpression: '@yearly', instanceId, retry: { attempts: 3, backoffSeconds: 10 } })).body;
     const first = await settled(t, (await t.api('POST', `/api/automations/${automation.id}/run`)).body.run.id);
     expect(first).toMatchObject({ status: 'failed', errorClass: 'auth' });
-    await aMoment();
+    await runnerPassed();
     expect(await runsOf(automation.id)).toHaveLength(1);
   });
 
@@ -125,7 +134,7 @@ describe('an automation with retries', () => {
     const instanceId = await failingInstance('network-only', 'Error: 429 Too Many Requests');
     const { automation } = (await t.api('POST', '/api/automations', { name: 'Picky', prompt: 'Go', cronExpression: '@yearly', instanceId, retry: { attempts: 3, backoffSeconds: 10, on: ['network'] } })).body;
     await settled(t, (await t.api('POST', `/api/automations/${automation.id}/run`)).body.run.id);
-    await aMoment();
+    await runnerPassed();
     expect(await runsOf(automation.id)).toHaveLength(1);
   });
 
@@ -141,7 +150,7 @@ describe('an automation with retries', () => {
     clock.advanceTo(reset);
     const secondEnd = await settled(t, second.id);
     expect(secondEnd.errorClass).toBe('usage_limit');
-    await aMoment();
+    await runnerPassed();
     expect(await runsOf(automation.id)).toHaveLength(2);
     expect(await linesOf(secondEnd)).toContain('Not retried: the usage limit was waited for once already (the usage limit was reached)');
   });
@@ -154,7 +163,7 @@ describe('an automation with retries', () => {
     const second = await retryOf(first);
     expect((await t.api('POST', `/api/runs/${second.id}/cancel`)).body.run.status).toBe('cancelled');
     clock.advanceTo(new Date(Date.parse(second.startAfter!) + 1000));
-    await aMoment();
+    await runnerPassed();
     expect((await t.api('GET', `/api/runs/${second.id}`)).body.run.status).toBe('cancelled');
   });
 });

@@ -7,6 +7,7 @@ import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { Run } from '../../src/shared/contract';
 import { type TestCore, request, startTestCore } from '../support/core';
 import { settled as waitForRun } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 let t: TestCore;
 beforeAll(async () => {
@@ -19,6 +20,15 @@ async function instanceWith(agent: object, name = 'agent') {
 }
 
 const settled = (runId: string) => waitForRun(t, runId);
+
+/** The pids of processes whose whole command line is `command`. */
+const sleepsOf = (command: string) => {
+  try {
+    return execFileSync('pgrep', ['-f', `^${command}$`], { encoding: 'utf8' }).trim().split('\n');
+  } catch {
+    return [];
+  }
+};
 
 const activityOf = (runId: string) =>
   t.core.store.db.prepare<[string], { kind: string; label: string; display_text: string }>('SELECT kind, label, display_text FROM activity WHERE run_id = ? ORDER BY line').all(runId);
@@ -105,7 +115,8 @@ describe('a custom agent', () => {
     const { automation } = (await t.api('POST', '/api/automations', { name: 'c', prompt: 'p', cronExpression: '@yearly', instanceId: slow.id })).body;
     const first = (await t.api('POST', `/api/automations/${automation.id}/run`)).body.run;
     const second = (await t.api('POST', `/api/automations/${automation.id}/run`)).body.run;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Both sleeps started: what the cancel must end is there to end.
+    await waitFor(() => sleepsOf('sleep 42.5').length === 2, { what: 'the run\'s two sleeps to start' });
     expect((await t.api('GET', `/api/runs/${first.id}`)).body.run.status).toBe('running');
     expect((await t.api('GET', `/api/runs/${second.id}`)).body.run.status).toBe('queued');
 
@@ -133,12 +144,13 @@ describe('a full queue', () => {
     const slow = await instanceWith({ provider: 'command', preset: 'custom', command: 'sleep', args: ['44.5'] });
     const { webhook } = (await t.api('POST', '/api/webhooks', { name: 'busy', promptTemplate: '{{payload}}', instanceId: slow.id })).body;
     const fire = () => request(webhook.triggerUrl, { method: 'POST', body: 'x' });
-    const accepted = [];
+    const accepted: string[] = [];
     for (let i = 0; i < 4; i++) {
       const response = await fire();
       expect(response.status, `trigger ${i + 1}`).toBe(202);
       accepted.push(response.body.run.id);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The first leaves the queue for the instance: three wait after it, one more than allowed.
+      if (i === 0) await waitFor(async () => (await t.api('GET', `/api/runs/${accepted[0]}`)).body.run.status === 'running', { what: 'the first run to start' });
     }
     const refused = await fire();
     expect(refused.status).toBe(503);

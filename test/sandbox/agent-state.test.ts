@@ -15,6 +15,7 @@ import type { Instance, Run } from '../../src/shared/contract';
 import { type TestCore, startTestCore, tempDir } from '../support/core';
 import { lacks } from '../support/requirements';
 import { settled } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 const fakeClaude = path.resolve(import.meta.dirname, '../fixtures/sandbox/fake-claude.sh');
 const skip = lacks('sandbox');
@@ -114,7 +115,6 @@ describe.skipIf(skip)("a sandboxed instance's CLI state", () => {
     const state = path.join(t.dataDir, 'agent-homes', instance.id);
     expect(fs.existsSync(state)).toBe(true);
     expect((await t.api('DELETE', `/api/instances/${instance.id}`)).status).toBe(204);
-    for (let i = 0; i < 100 && fs.existsSync(state); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(fs.existsSync(state)).toBe(false);
+    await waitFor(() => !fs.existsSync(state), { what: 'its agent state to be removed', timeoutMs: 2_000 });
   });
 });

@@ -11,6 +11,7 @@ import type { Instance, Run } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';
 import { lacks } from '../support/requirements';
 import { settled } from '../support/runs';
+import { waitFor } from '../support/wait';
 
 const networkProbe = path.resolve(import.meta.dirname, '../fixtures/sandbox/network-probe.mjs');
 const skip = lacks('sandbox');
@@ -71,8 +72,7 @@ describe.skipIf(skip)("a sandboxed run's network", () => {
     const instance = await instanceWith(agent, { mode: 'sandbox' });
     const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'wait' })).body as { run: Run };
     const sleeping = () => spawnSync('pgrep', ['-f', `^sleep 30[01][.]${process.pid}$`], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean);
-    for (let i = 0; i < 100 && sleeping().length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(sleeping()).toHaveLength(2);
+    await waitFor(sleeping, { what: 'both sleeps to start', until: (pids) => pids.length === 2 });
     expect((await t.api('POST', `/api/runs/${run.id}/cancel`)).status).toBe(202);
     expect(await settled(t, run.id)).toMatchObject({ status: 'cancelled' });
     expect(sleeping()).toEqual([]);

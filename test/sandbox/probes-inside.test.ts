@@ -11,6 +11,7 @@ import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { Instance } from '../../src/shared/contract';
 import { type TestCore, startTestCore, tempDir } from '../support/core';
 import { lacks } from '../support/requirements';
+import { waitFor } from '../support/wait';
 
 const skip = lacks('sandbox');
 const acpFixture = path.resolve(import.meta.dirname, '../fixtures/agents/acp-agent.mjs');
@@ -48,12 +49,9 @@ function plantedWorkspace(names: string[]): string {
 
 const markersOf = (workspace: string) => fs.readdirSync(outside).filter((name) => name.startsWith(`${path.basename(workspace)}-`));
 
-async function probed(id: string): Promise<Instance> {
-  for (const deadline = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 25))) {
-    const current = (await t.api('GET', `/api/instances/${id}`)).body.instance as Instance;
-    if (current.status !== 'provisioning') return current;
-    if (Date.now() > deadline) throw new Error(`instance ${id} still provisioning`);
-  }
+function probed(id: string): Promise<Instance> {
+  const instance = async () => (await t.api('GET', `/api/instances/${id}`)).body.instance as Instance;
+  return waitFor(instance, { what: `instance ${id} to be probed`, timeoutMs: 30_000, until: (current) => current.status !== 'provisioning' });
 }
 
 async function createProbed(agent: object, sandbox: object, workspaceDir: string): Promise<Instance> {

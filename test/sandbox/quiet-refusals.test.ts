@@ -11,12 +11,15 @@ import type { Instance, Run } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';
 import { lacks } from '../support/requirements';
 import { settled } from '../support/runs';
+import { quietFor } from '../support/wait';
 
 const cli = path.resolve(import.meta.dirname, '../fixtures/sandbox/chatty-cli.mjs');
 const skip = lacks('sandbox');
 
 let t: TestCore;
 let instance: Instance;
+/** The slow lookups of late.example, each settled once it has answered (not found). */
+const lateLookups: Promise<unknown>[] = [];
 
 beforeAll(async () => {
   if (skip) return;
@@ -25,8 +28,12 @@ beforeAll(async () => {
   const lookup = dns.promises.lookup.bind(dns.promises);
   vi.spyOn(dns.promises, 'lookup').mockImplementation((async (host: string, options: dns.LookupAllOptions) => {
     if (host !== 'late.example') return lookup(host, options);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    // Slow on purpose: the answer comes after the run has ended.
+    const answer = quietFor(1500).then(() => {
+      throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    });
+    lateLookups.push(answer.catch(() => undefined));
+    return answer;
   }) as typeof dns.promises.lookup);
   const agent = { provider: 'command', preset: 'gemini', command: cli, env: { PROBE_TELEMETRY_HOST: 'play.googleapis.com', GEMINI_API_KEY: 'k' }, stewardTools: false };
   const created = await t.api('POST', '/api/instances', { name: 'chatty', agent, sandbox: { mode: 'sandbox', network: ['late.example'] } });
@@ -48,8 +55,12 @@ interface Line {
 async function run(): Promise<{ run: Run; lines: Line[] }> {
   const { run: queued } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'go' })).body as { run: Run };
   const finished = await settled(t, queued.id, 30_000);
-  // The slow lookup answers after the run ended.
-  await new Promise((resolve) => setTimeout(resolve, 2500));
+  // The slow lookup answers after the run ended: wait for its answer, so that a refusal it would
+  // cause is written. Then a bounded wait, as nothing happens to be awaited for a line not said: a
+  // line would be written within a turn or two of the answer (the proxy and the core are in this process).
+  expect(lateLookups.length, 'the run asked for late.example').toBeGreaterThan(0);
+  await Promise.all(lateLookups.splice(0));
+  await quietFor(250);
   const all = (await t.api('GET', `/api/instances/${instance.id}/activity?limit=1000`)).body.events as Line[];
   return { run: finished, lines: all.filter((line) => line.runId === queued.id) };
 }

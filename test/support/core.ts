@@ -1,7 +1,6 @@
 // A real core for a test: a temp data folder, a real SQLite file, a real HTTP listener on a free
 // loopback port, and an API key. Each test file owns its own.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { type Core, createCore } from '../../src/main/core';
 import type { HttpLimits } from '../../src/main/core/http/limits';
@@ -14,6 +13,7 @@ import type { NotificationTiming } from '../../src/main/core/services/notificati
 import { expect } from 'vitest';
 import { ManualClock } from './clock';
 import { type Store, openStore } from '../../src/main/core/store';
+import { type ApiResponse, request, tempDir } from './temp';
 
 export interface TestCore {
   core: Core;
@@ -25,31 +25,7 @@ export interface TestCore {
   close(): Promise<void>;
 }
 
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  // The tests read fields of many shapes; each asserts what it expects.
-  body: any;
-  text: string;
-}
-
-export function tempDir(prefix = 'steward-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
-
-export async function request(url: string, init: RequestInit): Promise<ApiResponse> {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  let body: unknown = undefined;
-  if (text !== '') {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-  }
-  return { status: response.status, headers: response.headers, body, text };
-}
+export { type ApiResponse, request, tempDir } from './temp';
 
 /**
  * The core's clock stands still unless the test moves it (`clock`): no automation fires in the

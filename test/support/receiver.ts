@@ -2,6 +2,7 @@
 // body) and answers as the test says; listens on 127.0.0.1 on a port it picks; the test closes it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from './wait';
 
 export interface Received {
   method: string;
@@ -41,11 +42,7 @@ export async function startReceiver(answer: (request: Received, index: number) =
     url: `http://127.0.0.1:${port}`,
     received,
     async waitFor(count, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`the receiver got ${received.length} of ${count} requests`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      await waitFor(() => received.length, { what: `the receiver to get ${count} requests`, timeoutMs, intervalMs: 10, until: (got) => got >= count });
       return received;
     },
     close: () =>

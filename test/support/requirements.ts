@@ -4,8 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
+import { chromiumPath } from './chromium';
+import { executable, onPath } from './programs';
 
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const sshdPath = '/usr/sbin/sshd';
 /** The MCP conformance suite and the Node 22 it needs, cached from the npm registry by scripts/install-mcp-conformance.mjs. */
 const cache = path.resolve(import.meta.dirname, '../../.cache');
@@ -17,17 +18,6 @@ interface Need {
   present(): boolean;
   install: string;
 }
-
-function executable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-const onPath = (command: string) => (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && executable(path.join(dir, command)));
 
 /** sshd refuses to start without its privilege separation folder, which only root can create. */
 function privilegeSeparationDir(): boolean {
@@ -76,6 +66,9 @@ const suites = {
   },
 } satisfies Record<string, { suite: string; needs: Need[] }>;
 
+/** The files and suites skipped so far, each said once. */
+const said = new Set<string>();
+
 const requiredByCi = process.env.CI !== undefined && !['', '0', 'false'].includes(process.env.CI);
 
 /**
@@ -88,8 +81,9 @@ export function lacks(name: keyof typeof suites): boolean {
   if (missing.length === 0) return false;
   const line = `${suite} needs ${missing.map((need) => need.what).join(', ')} (${missing.map((need) => need.install).join('; ')})`;
   if (requiredByCi) throw new Error(`CI requires every suite, but ${line}`);
-  // A suite may span files, each run in its own worker: the line names the file it skips.
+  // A suite may span files, each run in its own worker: the line names the file it skips, once.
   const file = path.relative(process.cwd(), expect.getState().testPath ?? '');
-  process.stderr.write(`skipped ${file}: ${line}\n`);
+  if (!said.has(`${file} ${name}`)) process.stderr.write(`skipped ${file}: ${line}\n`);
+  said.add(`${file} ${name}`);
   return true;
 }

@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sshdPath } from './requirements';
+import { waitFor } from './wait';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -23,19 +24,15 @@ function keyPair(file: string): string {
 }
 
 async function accepting(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
+  const connects = () =>
+    new Promise<boolean>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => {
         socket.destroy();
         resolve(true);
       });
       socket.on('error', () => resolve(false));
     });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`sshd did not listen on ${port}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitFor(connects, { what: `sshd to listen on ${port}`, timeoutMs, intervalMs: 100 });
 }
 
 /** Every process below `pid`, from `ps`. */

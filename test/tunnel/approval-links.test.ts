@@ -14,6 +14,7 @@ import { type Receiver, startReceiver } from '../support/receiver';
 import { lacks } from '../support/requirements';
 import { launchChromiumBrowser, phoneViewport } from '../support/phone-browser';
 import { type TestSshd, createTestSshd, freePort } from '../support/sshd';
+import { waitFor } from '../support/wait';
 
 const skip = lacks('sshd');
 const noBrowser = skip || lacks('chromium');
@@ -26,14 +27,9 @@ let publicUrl: string;
 // Only what beforeAll got as far as starting, newest first.
 const cleanups: (() => Promise<void>)[] = [];
 
-async function tunnelUp(): Promise<TunnelState> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const { tunnel } = (await t.api('GET', '/api/tunnel')).body as { tunnel: TunnelState };
-    if (tunnel.state === 'up') return tunnel;
-    if (Date.now() > deadline) throw new Error(`tunnel stayed ${tunnel.state} (${tunnel.reason})`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function tunnelUp(): Promise<TunnelState> {
+  const tunnel = async () => ((await t.api('GET', '/api/tunnel')).body as { tunnel: TunnelState }).tunnel;
+  return waitFor(tunnel, { what: 'the tunnel to be up', timeoutMs: 20_000, intervalMs: 100, until: (state) => state.state === 'up' });
 }
 
 beforeAll(async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import type { TunnelState } from '../../src/shared/contract';
 import { type TestCore, startTestCore } from '../support/core';
+import { waitFor } from '../support/wait';
 
 let t: TestCore;
 const savedToken = process.env.NGROK_AUTHTOKEN;
@@ -16,14 +17,9 @@ afterAll(async () => {
   if (savedToken !== undefined) process.env.NGROK_AUTHTOKEN = savedToken;
 });
 
-async function settled(): Promise<TunnelState> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const { tunnel } = (await t.api('GET', '/api/tunnel')).body as { tunnel: TunnelState };
-    if (tunnel.state === 'error' || tunnel.state === 'up') return tunnel;
-    if (Date.now() > deadline) throw new Error(`tunnel stayed ${tunnel.state}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function settled(): Promise<TunnelState> {
+  const tunnel = async () => ((await t.api('GET', '/api/tunnel')).body as { tunnel: TunnelState }).tunnel;
+  return waitFor(tunnel, { what: 'the tunnel to be up or in error', timeoutMs: 20_000, intervalMs: 100, until: (state) => state.state === 'error' || state.state === 'up' });
 }
 
 describe('ngrok', () => {

@@ -11,6 +11,7 @@ import { type TestCore, request, startTestCore, tempStore } from '../support/cor
 import { type TestSshd, createTestSshd, freePort } from '../support/sshd';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { lacks } from '../support/requirements';
+import { waitFor } from '../support/wait';
 
 let t: TestCore;
 let sshd: TestSshd;
@@ -47,14 +48,9 @@ const sshConfig = (overrides: Partial<Extract<TunnelConfig, { provider: 'ssh' }>
   ...overrides,
 });
 
-async function tunnelReaches(expected: TunnelState['state'], timeoutMs = 20_000): Promise<TunnelState> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { tunnel } = (await t.api('GET', '/api/tunnel')).body as { tunnel: TunnelState };
-    if (tunnel.state === expected) return tunnel;
-    if (Date.now() > deadline) throw new Error(`tunnel stayed ${tunnel.state} (${tunnel.reason}), expected ${expected}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+function tunnelReaches(expected: TunnelState['state'], timeoutMs = 20_000): Promise<TunnelState> {
+  const tunnel = async () => ((await t.api('GET', '/api/tunnel')).body as { tunnel: TunnelState }).tunnel;
+  return waitFor(tunnel, { what: `the tunnel to be ${expected}`, timeoutMs, intervalMs: 100, until: (state) => state.state === expected });
 }
 
 describe.skipIf(skip)('ssh tunnel', () => {
@@ -141,18 +137,12 @@ describe.skipIf(skip)('health through the tunnel', () => {
     });
     await tunnel.configure(sshConfig({ publicUrl: `http://127.0.0.1:${wrongPort}` }));
     await tunnel.start();
-    const deadline = Date.now() + 15_000;
-    let reason: string | null = null;
-    while (Date.now() < deadline) {
-      const state = tunnel.state();
-      if (state.state === 'error' && state.reason?.includes('does not answer')) {
-        reason = state.reason;
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await tunnel.stop();
-    temp.remove();
+    const reason = await waitFor(() => tunnel.state(), { what: 'the tunnel to say its health check does not answer', intervalMs: 100, until: (state) => state.state === 'error' && state.reason?.includes('does not answer') === true })
+      .then((state) => state.reason)
+      .finally(async () => {
+        await tunnel.stop();
+        temp.remove();
+      });
     expect(reason).toContain(`http://127.0.0.1:${wrongPort}/api/health does not answer through it`);
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Instance } from '../../../src/shared/contract';
 import { lacks } from '../../support/requirements';
 import { type Lab, fixture, openLab } from './lab';
+import { waitFor } from '../../support/wait';
 
 const skip = lacks('sandbox');
 let lab: Lab;
@@ -26,13 +27,9 @@ afterAll(async () => {
 const outsideFolder = () => fs.mkdtempSync(path.join(lab.outside, 'marks-'));
 const marks = (folder: string) => fs.readdirSync(folder).filter((name) => name.startsWith('ran-outside-'));
 
-async function probed(instance: Instance): Promise<Instance> {
-  for (let i = 0; i < 400; i++) {
-    const current = (await lab.t.api('GET', `/api/instances/${instance.id}`)).body.instance as Instance;
-    if (current.status !== 'provisioning') return current;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`${instance.name} is still provisioning`);
+function probed(instance: Instance): Promise<Instance> {
+  const current = async () => (await lab.t.api('GET', `/api/instances/${instance.id}`)).body.instance as Instance;
+  return waitFor(current, { what: `${instance.name} to be probed`, until: (each) => each.status !== 'provisioning' });
 }
 
 /** Each way Steward checks an agent again; after each, what ran outside. */

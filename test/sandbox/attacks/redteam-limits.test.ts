@@ -11,6 +11,7 @@ import { sandboxSupport } from '../../../src/main/core/sandbox/host-support';
 import type { Run } from '../../../src/shared/contract';
 import { lacks } from '../../support/requirements';
 import { type Lab, fixture, openLab } from './lab';
+import { waitFor } from '../../support/wait';
 
 const skip = lacks('sandbox');
 let lab: Lab;
@@ -65,8 +66,7 @@ describe.skipIf(skip)("a run's limits", () => {
     expect(Number(said['memory holders'])).toBeLessThan(4);
   });
   it('leaves no process behind once the run is over', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(stragglers()).toEqual([]);
+    await waitFor(stragglers, { what: "the run's processes to be gone", timeoutMs: 5_000, until: (left) => left.length === 0 });
   });
   it('takes nothing a run wrote to an inherited descriptor as its answer', () => {
     expect(text).not.toContain('forged by the run');

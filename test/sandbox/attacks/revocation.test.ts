@@ -7,6 +7,7 @@ import type { Run } from '../../../src/shared/contract';
 import { lacks } from '../../support/requirements';
 import { settled } from '../../support/runs';
 import { type Lab, openLab } from './lab';
+import { waitFor, within } from '../../support/wait';
 
 const skip = lacks('sandbox');
 let lab: Lab;
@@ -34,8 +35,6 @@ async function openStream(key: string) {
   return { status: response.status, ended, close: () => controller.abort() };
 }
 
-/** Whether `promise` settles within `ms`. */
-const within = (promise: Promise<unknown>, ms: number) => Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
 
 describe.skipIf(skip)('a revoked key', () => {
   it('ends the event stream it opened, at once', async () => {
@@ -55,15 +54,11 @@ describe.skipIf(skip)('a revoked key', () => {
     const agent = { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'echo "key: $STEWARD_API_KEY"; sleep 3'], stewardTools: true };
     const instance = await lab.instance(agent, { mode: 'sandbox' }, 'leaky');
     const started = (await lab.t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'go' })).body.run as Run;
-    let key: string | undefined;
-    for (let i = 0; i < 200 && key === undefined; i++) {
-      key = (await lab.said(started)).key;
-      if (key === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const key = await waitFor(async () => (await lab.said(started)).key, { what: 'the run to print its key' });
     expect(key, 'the run printed its key').toMatch(/^stw_/);
     // A run's key opens no event stream at all: it reaches its own instance only, and the feed is
     // everyone's. What it does hold open, its /mcp requests, ends with its run (test/api/key-revocation.test.ts).
-    const stream = await openStream(key!);
+    const stream = await openStream(key);
     expect(stream.status).toBe(403);
     stream.close();
     const run = await settled(lab.t, started.id);

@@ -16,6 +16,7 @@ import type { Instance, Run } from '../../../src/shared/contract';
 import { lacks } from '../../support/requirements';
 import { settled } from '../../support/runs';
 import { type Lab, fixture, openLab } from './lab';
+import { quietFor } from '../../support/wait';
 
 const skip = lacks('sandbox');
 let lab: Lab;
@@ -54,7 +55,8 @@ async function runWatchingHealth(instance: Instance, prompt: string): Promise<{ 
   const started = await lab.t.api('POST', '/api/runs', { instanceId: instance.id, prompt });
   expect(started.status, started.text).toBeLessThan(300);
   const run = await settled(lab.t, (started.body.run as Run).id, 30_000);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  // A window, not an event: what the run left behind could still stall the daemon this second.
+  await quietFor(1000);
   watching = false;
   await watch;
   return { run, slowestHealthMs: slowest };

@@ -8,6 +8,7 @@ import type { Instance, Run } from '../../../src/shared/contract';
 import { lacks } from '../../support/requirements';
 import { settled } from '../../support/runs';
 import { type Lab, fixture, openLab } from './lab';
+import { waitFor } from '../../support/wait';
 
 const skip = lacks('sandbox');
 let lab: Lab;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   // Another instance's run, busy for a while: the attacker will try to cancel it.
   victim = await lab.instance({ provider: 'command', preset: 'custom', command: 'sleep', args: ['30'] }, { mode: 'sandbox' }, 'victim');
   victimRun = (await lab.t.api('POST', '/api/runs', { instanceId: victim.id, prompt: 'work' })).body.run as Run;
-  for (let i = 0; i < 200 && (await lab.t.api('GET', `/api/runs/${victimRun.id}`)).body.run.status !== 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  await waitFor(async () => (await lab.t.api('GET', `/api/runs/${victimRun.id}`)).body.run.status === 'running', { what: "the victim's run to start" });
 });
 afterAll(async () => {
   if (victimRun) await lab.t.api('POST', `/api/runs/${victimRun.id}/cancel`);
