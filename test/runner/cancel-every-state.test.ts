@@ -11,6 +11,8 @@ import type { Approval, Run } from '../../src/shared/contract';
 import { isEnded } from '../../src/shared/run-states';
 import { type TestCore, request, startTestCore } from '../support/core';
 import { type OpenAiServer, startOpenAiServer } from '../support/openai-server';
+import { processesOfRun } from '../support/processes';
+import { waitFor } from '../support/wait';
 
 let t: TestCore;
 let model: OpenAiServer;
@@ -24,47 +26,21 @@ afterAll(async () => {
   await model.close();
 });
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${JSON.stringify(await t.api("GET", "/api/runs?limit=10").then((r) => r.body.runs.map((x: Run) => [x.id, x.status, x.instanceId])))}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 const runOf = async (id: string): Promise<Run> => (await t.api('GET', `/api/runs/${id}`)).body.run as Run;
 const approvalsOf = async (runId: string): Promise<Approval[]> => (await t.api('GET', `/api/approvals?runId=${runId}`)).body.approvals as Approval[];
-
-/** Processes started for this run (its agent and their children carry STEWARD_RUN_ID). */
-function processesOf(runId: string): number[] {
-  const found: number[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (fs.readFileSync(path.join('/proc', pid, 'environ'), 'latin1').split('\0').includes(`STEWARD_RUN_ID=${runId}`)) found.push(Number(pid));
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return found;
-}
 
 /** Cancels, and expects the run ended as cancelled within 5 s with nothing pending and nothing running. */
 async function cancelAndCheck(runId: string): Promise<Run> {
   const asked = Date.now();
   expect((await t.api('POST', `/api/runs/${runId}/cancel`)).status).toBe(202);
-  const run = await until(`the run to end (${runId})`, async () => {
-    const current = await runOf(runId);
-    return isEnded(current.status) ? current : undefined;
-  }, 5_000);
+  const run = await waitFor(() => runOf(runId), { what: `run ${runId} to end`, until: (current) => isEnded(current.status), timeoutMs: 5_000 });
   expect(Date.now() - asked).toBeLessThan(5_000);
   expect(run.status).toBe('cancelled');
   for (const approval of await approvalsOf(runId)) {
     expect(approval.status).toBe('expired');
     expect((await t.api('POST', `/api/approvals/${approval.id}/decision`, { decision: 'allow' })).status).toBe(409);
   }
-  expect(processesOf(runId)).toEqual([]);
+  expect(processesOfRun(runId)).toEqual([]);
   await t.core.services.runner.done(runId);
   return run;
 }
@@ -96,7 +72,7 @@ describe('cancel', () => {
     const instance = (await t.api('POST', '/api/instances', { name: 'busy', agent: sleeper })).body.instance;
     await t.core.services.instances.idle();
     const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'work' })).body as { run: Run };
-    await until('its agent to start', async () => (processesOf(run.id).length > 0 ? true : undefined));
+    await waitFor(() => processesOfRun(run.id).length > 0, { what: 'its agent to start' });
     await cancelAndCheck(run.id);
   });
 
@@ -104,7 +80,7 @@ describe('cancel', () => {
     const instance = (await t.api('POST', '/api/instances', { name: 'asks first', agent: { provider: 'openai', baseUrl: model.baseUrl, model: 'qwen3:8b', tools: ['shell'] }, permissions: { mode: 'ask', timeoutSeconds: 600 } })).body.instance;
     model.script([{ toolCalls: [{ name: 'shell', argumentPieces: [JSON.stringify({ command: 'touch ran.txt' })] }] }, { text: ['Done.'] }]);
     const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'touch a file' })).body as { run: Run };
-    await until('the permission request', async () => ((await approvalsOf(run.id)).some((each) => each.status === 'pending') ? true : undefined));
+    await waitFor(async () => (await approvalsOf(run.id)).some((each) => each.status === 'pending'), { what: 'the permission request' });
     expect((await runOf(run.id)).status).toBe('waiting');
     await cancelAndCheck(run.id);
     expect(fs.existsSync(path.join(instance.workspaceDir, 'ran.txt'))).toBe(false);
@@ -115,7 +91,7 @@ describe('cancel', () => {
     const instance = (await t.api('POST', '/api/instances', { name: 'asks a human', agent: { provider: 'command', preset: 'custom', command: process.execPath, args: [script], stewardTools: true } })).body.instance;
     await t.core.services.instances.idle();
     const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'ask' })).body as { run: Run };
-    await until('the question', async () => ((await approvalsOf(run.id)).some((each) => each.status === 'pending') ? true : undefined));
+    await waitFor(async () => (await approvalsOf(run.id)).some((each) => each.status === 'pending'), { what: 'the question' });
     await cancelAndCheck(run.id);
   });
 
@@ -123,7 +99,7 @@ describe('cancel', () => {
     const instance = (await t.api('POST', '/api/instances', { name: 'just claimed', agent: sleeper })).body.instance;
     await t.core.services.instances.idle();
     const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'go' })).body as { run: Run };
-    await until('it to be claimed', async () => ((await runOf(run.id)).status === 'running' ? true : undefined), 5_000);
+    await waitFor(async () => (await runOf(run.id)).status === 'running', { what: 'it to be claimed' });
     await cancelAndCheck(run.id);
   });
 });

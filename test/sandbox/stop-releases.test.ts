@@ -9,21 +9,11 @@ import { systemClock } from '../../src/main/core/scheduler/clock';
 import { sandboxSupport } from '../../src/main/core/sandbox/host-support';
 import type { Run } from '../../src/shared/contract';
 import { startTestCore } from '../support/core';
+import { processesOfRun } from '../support/processes';
 import { lacks } from '../support/requirements';
+import { waitFor } from '../support/wait';
 
 const skip = lacks('sandbox');
-
-function processesOf(runId: string): number[] {
-  const found: number[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (fs.readFileSync(path.join('/proc', pid, 'environ'), 'latin1').split('\0').includes(`STEWARD_RUN_ID=${runId}`)) found.push(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
 
 async function cgroupsOf(runId: string): Promise<string[]> {
   const support = await sandboxSupport();
@@ -42,13 +32,9 @@ describe.skipIf(skip)('stopping Steward', () => {
       await t.core.services.instances.idle();
       expect(instance.sandbox.mode).not.toBe('off');
       const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'sleep' })).body as { run: Run };
-      for (const deadline = Date.now() + 15_000; ; await new Promise((resolve) => setTimeout(resolve, 10))) {
-        const status = (await t.api('GET', `/api/runs/${run.id}`)).body.run.status;
-        if (when === 'while its sandbox opens' ? status === 'running' : processesOf(run.id).length > 0) break;
-        if (Date.now() > deadline) throw new Error(`run ${run.id} never started`);
-      }
+      await waitFor(async () => (when === 'while its sandbox opens' ? (await t.api('GET', `/api/runs/${run.id}`)).body.run.status === 'running' : processesOfRun(run.id).length > 0), { what: `run ${run.id} to start`, intervalMs: 10 });
       await t.core.close();
-      expect(processesOf(run.id)).toEqual([]);
+      expect(processesOfRun(run.id)).toEqual([]);
       expect(await cgroupsOf(run.id)).toEqual([]);
       const again = await startTestCore({ clock: systemClock, dataDir: t.dataDir });
       try {

@@ -1,5 +1,6 @@
 // Real processes for tests and benchmarks: the steward CLI, the daemon, the bare baseline server.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '../..');
@@ -74,4 +75,17 @@ export async function startBareServer(): Promise<Server> {
   const output = collect(child);
   const match = await waitForLine(child, /^(\d+)\n/);
   return { url: `http://127.0.0.1:${match[1]}`, process: child, output, stop: stopper(child) };
+}
+
+/** Processes started for a run, wherever they went (its agent and theirs carry STEWARD_RUN_ID). Linux only. */
+export function processesOfRun(runId: string): number[] {
+  const found: number[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (fs.readFileSync(path.join('/proc', pid, 'environ'), 'latin1').split('\0').includes(`STEWARD_RUN_ID=${runId}`)) found.push(Number(pid));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
 }
