@@ -65,6 +65,8 @@ interface Active {
   ending: 'cancelled' | 'timed_out' | undefined;
   /** What it holds, released before its end is written. */
   scope: RunScope;
+  /** Aborted as it is ended or Steward stops: what its agent still waits on from Steward answers at once. */
+  abort: AbortController;
   /** Armed once its agent starts. */
   timeout: RunTimeout | undefined;
   /** Settles once the run has released everything and its end is written. */
@@ -202,6 +204,7 @@ export function createRunner(deps: RunnerDeps) {
   /** Ends a run that is under way: its agent stops, and what it waits for a person on expires now. */
   function end(entry: Active, how: 'cancelled' | 'timed_out'): void {
     entry.ending ??= how;
+    entry.abort.abort();
     entry.agent?.kill();
     deps.approvals?.expireForRun(entry.run.id);
   }
@@ -249,7 +252,7 @@ export function createRunner(deps: RunnerDeps) {
 
   function launch(run: Run): void {
     const scope = createRunScope((error) => logger.warn({ err: error, runId: run.id }, 'could not release what a run held'));
-    const entry: Active = { run, agent: undefined, ending: undefined, scope, timeout: undefined, done: Promise.resolve(), sessionNamed: false, sessionKind: undefined, sandbox: undefined, refusals: undefined, limit: null, usage: { costUsd: null, inputTokens: null, outputTokens: null }, usageQueued: false, overBudget: undefined };
+    const entry: Active = { run, agent: undefined, ending: undefined, scope, abort: new AbortController(), timeout: undefined, done: Promise.resolve(), sessionNamed: false, sessionKind: undefined, sandbox: undefined, refusals: undefined, limit: null, usage: { costUsd: null, inputTokens: null, outputTokens: null }, usageQueued: false, overBudget: undefined };
     active.set(run.id, entry);
     entry.done = (async () => {
       const instance = store.instances.get(run.instanceId);
@@ -307,7 +310,10 @@ export function createRunner(deps: RunnerDeps) {
       }
       // Its steward tools call as this run, as a CLI agent's key does: its own instance's, and what they start is the run's child.
       const caller: Caller = { scope: 'runs', runId: run.id, instanceId: instance.id };
-      const asRun: Dispatch = (name, raw) => dispatch(name, raw, caller);
+      const ended = new Promise<never>((_, reject) => entry.abort.signal.addEventListener('abort', () => reject(new AppError('expired', 'The run is ending.')), { once: true }));
+      ended.catch(() => undefined);
+      // A call still waiting (a permission put to a person) ends with the run, whoever answers it.
+      const asRun: Dispatch = (name, raw) => Promise.race([dispatch(name, raw, caller), ended]);
       entry.agent = startOpenAiAgent(agent, { ...launch, apiKey, dispatch: asRun, caller, mcpServers: readSettings(store).mcpServers, revealSecret: deps.revealSecret });
     }
     const timeout = createRunTimeout(clock, (agent.timeoutSeconds ?? defaultTimeoutSeconds) * 1000, () => end(entry, 'timed_out'));
@@ -425,11 +431,13 @@ export function createRunner(deps: RunnerDeps) {
       }
       const run = store.runs.get(id);
       if (!run) throw new AppError('not_found', `No run ${id}.`);
-      store.transaction(() => {
-        if (store.runs.finish(id, 'cancelled', clock.now().toISOString(), 'Cancelled before it started.', null)) {
-          line(run, 'system', 'Run cancelled before it started.', { type: 'run.cancelled', runId: id });
-        }
-      });
+      if (run.status === 'queued' || run.status === 'waiting') {
+        store.transaction(() => {
+          if (store.runs.finish(id, 'cancelled', clock.now().toISOString(), 'Cancelled before it started.', null)) {
+            line(run, 'system', 'Run cancelled before it started.', { type: 'run.cancelled', runId: id });
+          }
+        });
+      }
       return store.runs.get(id)!;
     },
 
@@ -446,7 +454,10 @@ export function createRunner(deps: RunnerDeps) {
       unsubscribe?.();
       unsubscribe = undefined;
       armWake();
-      for (const entry of active.values()) entry.agent?.kill();
+      for (const entry of active.values()) {
+        entry.abort.abort();
+        entry.agent?.kill();
+      }
       await Promise.all([...active.values()].map((entry) => entry.done));
       // Writes are committed in order: once this one is, every event recorded before it is too.
       await batcher.write(() => undefined);
