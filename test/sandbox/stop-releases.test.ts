@@ -24,6 +24,24 @@ async function cgroupsOf(runId: string): Promise<string[]> {
 
 const sleeper = { provider: 'command', preset: 'custom', command: '/bin/sh', args: ['-c', 'sleep 300'] };
 
+describe.skipIf(skip)('a sandboxed run', () => {
+  it('holds nothing once it is seen ended: its processes and cgroup are gone before its end is written', async () => {
+    const t = await startTestCore({ clock: systemClock });
+    try {
+      const instance = (await t.api('POST', '/api/instances', { name: 'brief', agent: { provider: 'command', preset: 'custom', command: '/bin/sh', args: ['-c', 'echo done'] } })).body.instance;
+      await t.core.services.instances.idle();
+      for (let round = 0; round < 5; round++) {
+        const { run } = (await t.api('POST', '/api/runs', { instanceId: instance.id, prompt: 'go' })).body as { run: Run };
+        await waitFor(async () => (await t.api('GET', `/api/runs/${run.id}`)).body.run.status === 'succeeded', { what: `run ${run.id} to succeed`, intervalMs: 5 });
+        expect(await cgroupsOf(run.id)).toEqual([]);
+        expect(processesOfRun(run.id)).toEqual([]);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe.skipIf(skip)('stopping Steward', () => {
   for (const when of ['while its agent runs', 'while its sandbox opens'] as const) {
     it(`releases a sandboxed run's processes and cgroup before close() returns, ${when}`, async () => {
