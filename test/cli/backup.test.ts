@@ -81,7 +81,7 @@ describe('steward backup', () => {
     const copy = new Database(file, { readonly: true, ...sqliteBinding() });
     expect(copy.prepare('SELECT name FROM api_keys').pluck().get()).toBe('quiet');
     copy.close();
-  });
+  }, 60_000);
 
   it('says what is missing', () => {
     const noFile = cliResult(['backup', '--data-dir', path.join(folder, 'quiet')]);

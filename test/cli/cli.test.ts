@@ -25,6 +25,8 @@ const freePort = () =>
   });
 
 describe('steward keys', () => {
+  // Each CLI call starts a process through tsx (3 to 5 s each when the whole suite runs on two
+  // cores): the time limits below leave room for that, they are no speed target.
   it('create prints the key as the last line of stdout; list shows it without the secret; revoke ends it', () => {
     const dir = dataDir();
     const created = cliResult(['keys', 'create', '--name', 'laptop', '--data-dir', dir]);
@@ -45,7 +47,7 @@ describe('steward keys', () => {
     const again = cliResult(['keys', 'revoke', id, '--data-dir', dir]);
     expect(again.status).toBe(1);
     expect(again.stderr).toContain('No active API key');
-  });
+  }, 60_000);
 
   it('reads the data folder from STEWARD_DATA_DIR', () => {
     const dir = dataDir();
@@ -104,7 +106,7 @@ describe('steward serve', () => {
     const listed = (await (await fetch(`${second.url}/api/webhooks`, { headers })).json()) as { webhooks: { name: string }[] };
     expect(listed.webhooks.map((w) => w.name)).toEqual(['kept']);
     await second.stop();
-  });
+  }, 60_000);
 
   it('says clearly when the port is taken', async () => {
     const blocker = net.createServer().listen(0, '127.0.0.1');
