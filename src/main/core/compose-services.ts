@@ -187,43 +187,33 @@ export function createServices(context: ServiceContext) {
      * approvals answer waiting agents before the runner ends their runs.
      */
     async start(life: Lifetime, dispatch: Dispatch): Promise<void> {
-      await life.start('notifications', () => {
-        notifier.start();
-        dispatcher.start();
-        return async () => {
-          notifier.stop();
-          await dispatcher.close();
-        };
-      });
-      await life.start('runner', () => {
-        runner.start(dispatch);
-        return () => runner.stop();
-      });
-      await life.start('approvals', () => {
-        approvals.start();
-        return () => approvals.stop();
-      });
-      await life.start('scheduler', () => {
-        scheduler.start();
-        return () => scheduler.stop();
-      });
-      await life.start('activity retention', () => {
-        activity.startRetention();
-        return () => activity.stopRetention();
-      });
-      await life.start('tunnel', () => {
-        void tunnel.resume();
-        return () => tunnel.close();
-      });
-      await life.start('remotes', () => {
-        remotes.start();
-        return () => remotes.stop();
-      });
-      await life.start('key watch', () => {
-        keyWatch.start();
-        return () => keyWatch.stop();
-      });
-      await life.start('credential holds', () => () => holds.releaseAll());
+      const parts: Array<[name: string, start: () => unknown, stop: () => unknown]> = [
+        [
+          'notifications',
+          () => {
+            notifier.start();
+            dispatcher.start();
+          },
+          async () => {
+            notifier.stop();
+            await dispatcher.close();
+          },
+        ],
+        ['runner', () => runner.start(dispatch), () => runner.stop()],
+        ['approvals', () => approvals.start(), () => approvals.stop()],
+        ['scheduler', () => scheduler.start(), () => scheduler.stop()],
+        ['activity retention', () => activity.startRetention(), () => activity.stopRetention()],
+        ['tunnel', () => void tunnel.resume(), () => tunnel.close()],
+        ['remotes', () => remotes.start(), () => remotes.stop()],
+        ['key watch', () => keyWatch.start(), () => keyWatch.stop()],
+        ['credential holds', () => undefined, () => holds.releaseAll()],
+      ];
+      for (const [name, start, stop] of parts) {
+        await life.start(name, () => {
+          start();
+          return stop;
+        });
+      }
       void instances.provisionAll();
     },
   };
