@@ -7,10 +7,11 @@ import { remotesFeedBench } from './remotes-feed';
 import { sandboxBench } from './sandbox';
 import { schedulerBench, schedulerFiresBench } from './scheduler';
 import { startupBench } from './startup';
-import { triggerIngest } from './trigger-ingest';
+import { triggerIngest, triggerIngestBacklog } from './trigger-ingest';
 
 const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'trigger-ingest': triggerIngest,
+  'trigger-ingest-backlog': triggerIngestBacklog,
   scheduler: () => schedulerBench(),
   'scheduler-fires': schedulerFiresBench,
   dispatch: dispatchBench,

@@ -5,6 +5,7 @@ import path from 'node:path';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(root, 'src/main/cli.ts');
+const builtCli = path.join(root, 'out/main/cli.js');
 
 export interface Server {
   url: string;
@@ -58,9 +59,13 @@ export function runCli(args: string[]): string {
   return result.stdout;
 }
 
-/** The real daemon, `steward serve`, on a free port unless the arguments say otherwise. */
-export async function startDaemon(dataDir: string, args: string[] = ['--port', '0'], env: NodeJS.ProcessEnv = {}): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', ...args, '--data-dir', dataDir], {
+/**
+ * The real daemon, `steward serve`, on a free port unless the arguments say otherwise; `built`
+ * runs out/main/cli.js (as installed; the caller builds it) instead of the sources through tsx.
+ */
+export async function startDaemon(dataDir: string, args: string[] = ['--port', '0'], env: NodeJS.ProcessEnv = {}, { built = false, nodeArgs = [] as string[] } = {}): Promise<Server> {
+  const entry = built ? [builtCli] : ['--import', 'tsx', cli];
+  const child = spawn(process.execPath, [...nodeArgs, ...entry, 'serve', ...args, '--data-dir', dataDir], {
     cwd: root,
     env: { ...process.env, STEWARD_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,8 +75,9 @@ export async function startDaemon(dataDir: string, args: string[] = ['--port', '
   return { url: match[1], process: child, output, stop: stopper(child) };
 }
 
-export async function startBareServer(): Promise<Server> {
-  const child = spawn(process.execPath, [path.join(root, 'bench/bare-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** A baseline server of bench/ (bare-server.mjs, fastify-insert.mjs), which prints its port. */
+export async function startBareServer(script = 'bare-server.mjs', args: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [path.join(root, 'bench', script), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const output = collect(child);
   const match = await waitForLine(child, /^(\d+)\n/);
   return { url: `http://127.0.0.1:${match[1]}`, process: child, output, stop: stopper(child) };

@@ -53,4 +53,32 @@ describe('commit batcher', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(keys()).toEqual(['a', 'b']);
   });
+
+  it('tells no caller a write is done before the WAL is synced; a refusal is told at once', async () => {
+    const batcher = createCommitBatcher(store);
+    let release!: () => void;
+    const synced = vi.spyOn(store, 'synced').mockReturnValue(new Promise<void>((resolve) => (release = resolve)));
+    const settled: string[] = [];
+    const a = batcher.write(put('a')).then(() => settled.push('a'));
+    const refused = batcher
+      .write(() => {
+        throw new AppError('not_found', 'no such thing');
+      })
+      .catch(() => settled.push('refused'));
+    await new Promise((resolve) => setImmediate(resolve));
+    await refused;
+    expect(keys()).toEqual(['a']); // committed…
+    expect(settled).toEqual(['refused']); // …but not yet said to be done
+    expect(synced).toHaveBeenCalledTimes(1);
+    release();
+    await a;
+    expect(settled).toEqual(['refused', 'a']);
+  });
+
+  it('fails every write of a batch whose WAL could not be synced', async () => {
+    const batcher = createCommitBatcher(store);
+    vi.spyOn(store, 'synced').mockRejectedValue(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    const results = await Promise.allSettled([batcher.write(put('a')), batcher.write(put('b'))]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
 });

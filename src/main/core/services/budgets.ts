@@ -47,7 +47,7 @@ function ownersOf(store: Store, scope: { instanceId: string; automation?: Automa
   if (automation) {
     owners.push({ owner: 'automation', id: automation.id, name: automation.name, budget: automation.budget, timezone: automation.timezone, spent: (period) => store.spend.ofSource(automation.id, period.start.toISOString(), period.end.toISOString()) });
   }
-  const instance = store.instances.get(scope.instanceId);
+  const instance = store.instances.budgetOf(scope.instanceId);
   if (instance) {
     owners.push({ owner: 'instance', id: instance.id, name: instance.name, budget: instance.budget, timezone: 'UTC', spent: (period) => store.spend.ofInstance(instance.id, period.start.toISOString(), period.end.toISOString()) });
   }

@@ -1,5 +1,6 @@
 // Group commit: writes that arrive in the same turn of the event loop share one transaction, so
-// one commit makes many triggers durable at once. At most maxBatch writes go in one transaction; the
+// one commit makes many triggers durable at once. The commit does not hold the event loop while the
+// disk syncs: its callers hear of it once the WAL is synced (store.synced, wal-sync.ts). At most maxBatch writes go in one transaction; the
 // rest wait for the next turn, so that an agent printing thousands of lines at once does not hold
 // the event loop (and every other request) for the whole burst.
 //
@@ -25,7 +26,7 @@ export function createCommitBatcher(store: Store) {
   let scheduled = false;
 
   function together(batch: Pending[]): Outcome[] {
-    return store.transaction(() =>
+    return store.transactionUnsynced(() =>
       batch.map((item): Outcome => {
         try {
           return { ok: true, value: item.work() };
@@ -40,7 +41,7 @@ export function createCommitBatcher(store: Store) {
   function alone(batch: Pending[]): Outcome[] {
     return batch.map((item): Outcome => {
       try {
-        return { ok: true, value: store.transaction(item.work) };
+        return { ok: true, value: store.transactionUnsynced(item.work) };
       } catch (error) {
         return { ok: false, error };
       }
@@ -58,11 +59,18 @@ export function createCommitBatcher(store: Store) {
     } catch {
       outcomes = alone(batch);
     }
+    // A refusal wrote nothing and is told at once; nobody hears that a write is done before it is on disk.
+    const written: [Pending, unknown][] = [];
     batch.forEach((item, index) => {
       const outcome = outcomes[index];
-      if (outcome.ok) item.resolve(outcome.value);
+      if (outcome.ok) written.push([item, outcome.value]);
       else item.reject(outcome.error);
     });
+    if (written.length === 0) return;
+    store.synced().then(
+      () => written.forEach(([item, value]) => item.resolve(value)),
+      (error: unknown) => written.forEach(([item]) => item.reject(error)),
+    );
   }
 
   return {

@@ -19,13 +19,15 @@ import { createSpendRepository } from './repositories/spend';
 import { createThreadsRepository } from './repositories/threads';
 import { createWebSessionsRepository } from './repositories/web-sessions';
 import { createWebhooksRepository } from './repositories/webhooks';
+import { createWalSync } from './wal-sync';
 import { createStorageCondition } from './storage-condition';
 
 export function openStore(file: string, options: OpenDatabaseOptions = {}) {
   const db = openDatabase(file, options);
   const hooks = createCommitHooks(db);
   const storage = createStorageCondition();
-  return {
+  const wal = createWalSync(file);
+  const store = {
     db,
     /** Whether writes currently fail on a full or read-only disk. */
     storage,
@@ -68,12 +70,32 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
       storage.succeeded();
       return result;
     },
+    /**
+     * One transaction whose commit does not wait for the disk (synchronous=NORMAL): what it wrote
+     * is durable only once `synced()` resolves, and nobody may be told before. For group commit.
+     */
+    transactionUnsynced<T>(work: () => T): T {
+      if (db.inTransaction) throw new Error('An unsynced transaction cannot be nested in another.');
+      // exec, not a prepared statement: SQLite applies this pragma when it compiles it.
+      db.exec('PRAGMA synchronous = NORMAL');
+      try {
+        return store.transaction(work);
+      } finally {
+        db.exec('PRAGMA synchronous = FULL');
+      }
+    },
+    /** Resolves once every transaction committed before the call is on disk (fdatasync of the WAL, off the event loop). */
+    synced: (): Promise<void> => wal.sync(),
     /** Reads in one snapshot: writes committed meanwhile stay invisible until it ends. */
     read<T>(work: () => T): T {
       return db.inTransaction ? work() : db.transaction(work).deferred();
     },
-    close: (): void => void db.close(),
+    close(): void {
+      db.close();
+      wal.close();
+    },
   };
+  return store;
 }
 
 export type Store = ReturnType<typeof openStore>;

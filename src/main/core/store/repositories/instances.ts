@@ -57,6 +57,7 @@ export function createInstancesRepository(db: Database.Database, hooks: CommitHo
   const list = db.prepare<[], InstanceRow>(`SELECT ${columns} FROM instances ORDER BY created_at, id`);
   const get = db.prepare<[string], InstanceRow>(`SELECT ${columns} FROM instances WHERE id = ?`);
   const getDefault = db.prepare<[], InstanceRow>(`SELECT ${columns} FROM instances WHERE is_default = 1`);
+  const budgetOf = db.prepare<[string], Pick<InstanceRow, 'id' | 'name' | 'budget'>>('SELECT id, name, budget FROM instances WHERE id = ?');
   const slugTaken = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM instances WHERE slug = ?');
   const insert = db.prepare(`INSERT INTO instances (${columns})
     VALUES (@id, @name, @slug, @status, @statusReason, @imageTag, @avatarUrl, @agent, @sandbox, @budget, @permissions, @acceptsPromptsFrom, @workspaceDir, @isDefault, @createdAt, @updatedAt)`);
@@ -78,6 +79,11 @@ export function createInstancesRepository(db: Database.Database, hooks: CommitHo
     get: (id: string): Instance | undefined => {
       const row = get.get(id);
       return row && toInstance(row);
+    },
+    /** Its name and budget only: what every trigger checks, without reading the rest. */
+    budgetOf(id: string): Pick<Instance, 'id' | 'name' | 'budget'> | undefined {
+      const row = budgetOf.get(id);
+      return row && { id: row.id, name: row.name, budget: Budget.parse(JSON.parse(row.budget)) };
     },
     getDefault: (): Instance | undefined => {
       const row = getDefault.get();

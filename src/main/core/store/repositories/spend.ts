@@ -20,12 +20,15 @@ export interface RunSpend {
 }
 
 const sums = 'COALESCE(SUM(cost_usd), 0) AS costUsd, COALESCE(SUM(COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0)), 0) AS tokens';
+// Word for word the WHERE of the partial indexes, which SQLite uses only for a query that says it.
+const reported = '(cost_usd IS NOT NULL OR input_tokens IS NOT NULL OR output_tokens IS NOT NULL)';
 const tokensOf = 'CASE WHEN input_tokens IS NULL AND output_tokens IS NULL THEN NULL ELSE COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0) END';
 
 export function createSpendRepository(db: Database.Database) {
-  // Each on its index (runs_by_source_created, runs_by_instance_created); ISO times sort as text.
-  const ofSource = db.prepare<[string, string, string], SpendTotal>(`SELECT ${sums} FROM runs WHERE source_id = ? AND created_at >= ? AND created_at < ?`);
-  const ofInstance = db.prepare<[string, string, string], SpendTotal>(`SELECT ${sums} FROM runs WHERE instance_id = ? AND created_at >= ? AND created_at < ?`);
+  // Each on its index of the runs that reported usage (runs_spend_by_source, runs_spend_by_instance):
+  // runs queued or reporting nothing add nothing to a sum, nor to its cost. ISO times sort as text.
+  const ofSource = db.prepare<[string, string, string], SpendTotal>(`SELECT ${sums} FROM runs WHERE source_id = ? AND created_at >= ? AND created_at < ? AND ${reported}`);
+  const ofInstance = db.prepare<[string, string, string], SpendTotal>(`SELECT ${sums} FROM runs WHERE instance_id = ? AND created_at >= ? AND created_at < ? AND ${reported}`);
   const runsOfSource = db.prepare<[string, string], RunSpend>(
     `SELECT created_at AS createdAt, status, outcome, cost_usd AS costUsd, ${tokensOf} AS tokens FROM runs WHERE source_id = ? AND created_at >= ? ORDER BY created_at`,
   );
