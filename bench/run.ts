@@ -1,29 +1,8 @@
-// `npm run bench`: every benchmark, one JSON object per line on stdout.
-import { activityBench } from './activity';
-import { dispatchBench } from './dispatch';
-import { eventStreamBackpressureBench } from './event-stream-backpressure';
-import { mcpBench } from './mcp';
-import { remotesFeedBench } from './remotes-feed';
-import { sandboxBench } from './sandbox';
-import { schedulerBench, schedulerFiresBench } from './scheduler';
-import { startupBench } from './startup';
-import { triggerIngest, triggerIngestBacklog } from './trigger-ingest';
-
-const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
-  'trigger-ingest': triggerIngest,
-  'trigger-ingest-backlog': triggerIngestBacklog,
-  scheduler: () => schedulerBench(),
-  'scheduler-fires': schedulerFiresBench,
-  dispatch: dispatchBench,
-  activity: activityBench,
-  startup: startupBench,
-  mcp: mcpBench,
-  sandbox: sandboxBench,
-  'event-stream-backpressure': eventStreamBackpressureBench,
-  'remotes-feed': remotesFeedBench,
-};
+// `npm run bench [name]`: every benchmark (or one), one JSON object per line on stdout.
+import { benchmarks } from './list';
 
 const only = process.argv[2];
+if (only && !benchmarks[only]) throw new Error(`No benchmark ${only}; there are: ${Object.keys(benchmarks).join(', ')}`);
 for (const [name, run] of Object.entries(benchmarks)) {
   if (only && only !== name) continue;
   process.stdout.write(`${JSON.stringify(await run())}\n`);

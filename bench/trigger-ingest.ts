@@ -7,7 +7,11 @@
 // same rounds: it must stay within 10% of plain ingest.
 //
 // `trigger-ingest-backlog` loads two daemons the same way: one that starts empty, one that starts
-// with 100,000 queued runs. A trigger must cost the same at any backlog (ratio at least 0.9).
+// with 100,000 queued runs, each request with its own X-GitHub-Delivery id (the idempotency key
+// looked up among the webhook's runs). A trigger must cost the same at any backlog (ratio at least
+// 0.9). The empty daemon gathers a backlog of its own as it is loaded (a few thousand a second):
+// the comparison is of 0 and up against 100,000 and up.
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,8 +50,15 @@ interface Load {
   errors: number;
 }
 
-async function load(url: string, duration: number): Promise<Load> {
-  const result = await autocannon({ url, method: 'POST', connections, duration, headers: { 'content-type': 'application/json' }, body: body300() });
+/** `delivered`: each request carries its own X-GitHub-Delivery, which Steward looks up as its idempotency key. */
+async function load(url: string, duration: number, delivered = false): Promise<Load> {
+  const headers = { 'content-type': 'application/json' };
+  const result = await autocannon({
+    url,
+    connections,
+    duration,
+    requests: [{ method: 'POST', headers, body: body300(), ...(delivered ? { setupRequest: (request: autocannon.Request) => ({ ...request, headers: { ...headers, 'x-github-delivery': randomUUID() } }) } : {}) }],
+  });
   return {
     reqPerSec: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
@@ -73,13 +84,13 @@ function combined(slices: Load[]): Load {
 }
 
 /** Each URL warmed once, then `rounds` 1 s slices of each, the order rotating every round. */
-async function inTurn(urls: string[]): Promise<Load[]> {
-  for (const url of urls) await load(url, sliceSeconds);
+async function inTurn(urls: string[], delivered = false): Promise<Load[]> {
+  for (const url of urls) await load(url, sliceSeconds, delivered);
   const slices = urls.map((): Load[] => []);
   for (let round = 0; round < rounds; round++) {
     for (let step = 0; step < urls.length; step++) {
       const which = (round + step) % urls.length;
-      slices[which].push(await load(urls[which], sliceSeconds));
+      slices[which].push(await load(urls[which], sliceSeconds, delivered));
     }
   }
   return slices.map(combined);
@@ -202,7 +213,8 @@ export async function triggerIngestBacklog(): Promise<Record<string, unknown>> {
   const empty = await ingestDaemon();
   const backlogged = await ingestDaemon(backlogRuns);
   try {
-    const [emptyLoad, backlogLoad] = await inTurn([empty.plain.triggerUrl, backlogged.plain.triggerUrl]);
+    // As GitHub sends them: each delivery with its id, looked up among the webhook's runs of the last day.
+    const [emptyLoad, backlogLoad] = await inTurn([empty.plain.triggerUrl, backlogged.plain.triggerUrl], true);
     await Promise.all([empty.daemon.stop(), backlogged.daemon.stop()]);
     const everyAnswerStored = empty.stored(empty.plain.id) >= emptyLoad.responses2xx && backlogged.stored(backlogged.plain.id) >= backlogRuns + backlogLoad.responses2xx;
     const backlogRatio = ratio(backlogLoad.reqPerSec, emptyLoad.reqPerSec);

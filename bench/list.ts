@@ -1,0 +1,24 @@
+// Every benchmark by name, for `npm run bench` (run.ts) and `npm run bench:check` (check.ts).
+import { activityBench } from './activity';
+import { dispatchBench } from './dispatch';
+import { eventStreamBackpressureBench } from './event-stream-backpressure';
+import { mcpBench } from './mcp';
+import { remotesFeedBench } from './remotes-feed';
+import { sandboxBench } from './sandbox';
+import { schedulerBench, schedulerFiresBench } from './scheduler';
+import { startupBench } from './startup';
+import { triggerIngest, triggerIngestBacklog } from './trigger-ingest';
+
+export const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
+  'trigger-ingest': triggerIngest,
+  'trigger-ingest-backlog': triggerIngestBacklog,
+  scheduler: () => schedulerBench(),
+  'scheduler-fires': schedulerFiresBench,
+  dispatch: dispatchBench,
+  activity: activityBench,
+  startup: startupBench,
+  mcp: mcpBench,
+  sandbox: sandboxBench,
+  'event-stream-backpressure': eventStreamBackpressureBench,
+  'remotes-feed': remotesFeedBench,
+};
