@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommitHooks } from '../../src/main/core/store/commit-hooks';
 import { openDatabase } from '../../src/main/core/store/database';
+import { createApprovalsRepository } from '../../src/main/core/store/repositories/approvals';
 import { createRunsRepository } from '../../src/main/core/store/repositories/runs';
 import { createSpendRepository } from '../../src/main/core/store/repositories/spend';
 import { tempDir } from '../support/temp';
@@ -24,6 +25,7 @@ beforeAll(() => {
   });
   createRunsRepository(db, createCommitHooks(db));
   createSpendRepository(db);
+  createApprovalsRepository(db, createCommitHooks(db));
   db.exec(`INSERT INTO instances (id, avatar_url, name, slug, status, agent, sandbox, budget, permissions, accepts_prompts_from, workspace_dir, is_default, created_at, updated_at)
            VALUES ('ins_1', '', 'a', 'a', 'stopped', '{}', '{}', '{}', '{}', '[]', '/tmp', 1, 'x', 'x');
            INSERT INTO threads (id, owner_type, owner_id, created_at) VALUES ('thr_1', 'webhook', 'whk_1', 'x');`);
@@ -58,6 +60,11 @@ describe('the queue is read from indexes, whatever waits in it', () => {
     const plan = planOf(fragment);
     expect(plan).toContain(index);
     expect(plan).not.toMatch(/SCAN runs|TEMP B-TREE/);
+  });
+
+  it('the approvals left pending by ended runs, swept at start: read from the pending ones, not from every ended run', () => {
+    const plan = planOf('approvals a CROSS JOIN runs r');
+    expect(plan).toMatch(/^SCAN a USING INDEX approvals_pending .*\| SEARCH r USING INDEX sqlite_autoindex_runs_1/);
   });
 
   it('an earlier run with the same Idempotency-Key (a GitHub delivery id): only the runs with that key are read', () => {

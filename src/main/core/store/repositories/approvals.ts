@@ -72,8 +72,9 @@ export function createApprovalsRepository(db: Database.Database, hooks: CommitHo
   const overdue = db.prepare<[string], ApprovalRow>("SELECT * FROM approvals WHERE status = 'pending' AND expires_at <= ? ORDER BY expires_at");
   const pendingForRun = db.prepare<[string], ApprovalRow>("SELECT * FROM approvals WHERE status = 'pending' AND run_id = ?");
   // Left pending by a run that ended while nothing listened (Steward stopping, another process).
+  // From the pending approvals (CROSS JOIN keeps them outside): never a walk over every ended run.
   const pendingOfEndedRuns = db.prepare<[], ApprovalRow>(
-    `SELECT a.* FROM approvals a JOIN runs r ON r.id = a.run_id WHERE a.status = 'pending' AND r.status IN (${endedRunStatuses.map((status) => `'${status}'`).join(', ')})`,
+    `SELECT a.* FROM approvals a CROSS JOIN runs r ON r.id = a.run_id WHERE a.status = 'pending' AND r.status IN (${endedRunStatuses.map((status) => `'${status}'`).join(', ')})`,
   );
   const pendingCount = db.prepare<[], { n: number }>("SELECT count(*) AS n FROM approvals WHERE status = 'pending'");
 
