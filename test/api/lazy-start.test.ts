@@ -2,7 +2,8 @@
 // project is built (as `npm run build` builds it) into a temp folder, and the daemon is started
 // there with a module resolve hook that writes down every URL it loads. At start it has not loaded
 // the ACP SDK, nor the chunks holding the tunnel's providers, the remotes' client and follower,
-// the notification sender or the decision-link pages; each comes once it is used.
+// the notification sender, the decision-link pages or the MCP server, nor Ajv; each comes once it
+// is used.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -96,6 +97,13 @@ describe('a fresh daemon', () => {
       'src/main/core/mcp-server.ts',
     ]) {
       expect(atStart.has(chunkOf(source)), source).toBe(false);
+    }
+    // Nor Ajv, Fastify's default validator compiler (the core gives Fastify its own compilers), nor
+    // the MCP SDK's: in no chunk it loaded.
+    const startChunks = [...atStart].filter((loadedUrl) => loadedUrl.startsWith(pathToFileURL(out).href));
+    expect(startChunks.length).toBeGreaterThan(1);
+    for (const chunk of startChunks) {
+      expect(fs.readFileSync(new URL(chunk), 'utf8'), chunk).not.toMatch(/^\/\/ \S*node_modules\/(ajv|@fastify\/ajv-compiler|@modelcontextprotocol\/sdk)\//m);
     }
   });
 
