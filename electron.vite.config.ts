@@ -4,8 +4,13 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import { rendererConfig } from './vite.web.config';
 
+// Fastify requires its default schema compilers only when given none of its own, and the core
+// gives its own (http/app.ts): their half-megabyte of code is left out of the bundle.
+const noFastifyCompilers = resolve('src/main/core/http/no-fastify-compilers.ts');
+
 export default defineConfig({
   main: {
+    resolve: { alias: { '@fastify/ajv-compiler': noFastifyCompilers, '@fastify/fast-json-stringify-compiler': noFastifyCompilers } },
     build: {
       // Only package.json `dependencies` stay external: native modules and files run from disk
       // (better-sqlite3, @ngrok/ngrok, localtunnel's client). Every other library is a

@@ -9,8 +9,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { backupDatabase } from './cli/backup';
 import { NoDataDirError, checkDataDir } from './cli/data-dir-check';
-import { openSteward } from './cli/open-steward';
-import { remotesCommand } from './cli/remotes';
 import { type ServiceAction, serviceActions, serviceCommand } from './cli/service';
 import { UsageError } from './cli/usage-error';
 import { type ApiKey, type Scope, scopes } from '../shared/contract';
@@ -183,7 +181,10 @@ async function main(argv: string[]): Promise<void> {
   const chosen = values['data-dir'] !== undefined || (process.env.STEWARD_DATA_DIR ?? '') !== '';
   if (command === 'login-link') return checkDataDir(dataDir, chosen, parsePort(values.port)).then(() => loginLink(dataDir, parsePort(values.port)));
   if (command === 'keys') return checkDataDir(dataDir, chosen, parsePort(values.port)).then(() => keys(dataDir, action, rest, values.name, values.scope));
-  if (command === 'remotes') return remotesCommand(() => openSteward(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY), action, rest, values['key-ref']);
+  if (command === 'remotes') {
+    const [{ remotesCommand }, { openSteward }] = await Promise.all([import('./cli/remotes'), import('./cli/open-steward')]);
+    return remotesCommand(() => openSteward(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY), action, rest, values['key-ref']);
+  }
   // Loaded only for this command: the MCP SDK is no part of `serve`'s start.
   if (command === 'mcp') return (await import('./cli/mcp')).mcp(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY);
   throw new UsageError(`Unknown command "${command}".`);

@@ -5,7 +5,7 @@
 // serves another folder and where to read which (`steward serve` prints it; Settings shows it).
 import fs from 'node:fs';
 import path from 'node:path';
-import { daemonAnswers } from './open-steward';
+import { daemonAnswers } from './daemon-answers';
 
 export class NoDataDirError extends Error {}
 

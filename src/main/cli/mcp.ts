@@ -10,7 +10,7 @@ import { createCore, version } from '../core';
 import { createLogger } from '../core/logger';
 import { createMcpServer } from '../core/mcp-server';
 import { LineTransport } from './mcp-stdio';
-import { daemonAnswers } from './open-steward';
+import { daemonAnswers } from './daemon-answers';
 
 /** Resolves when stdin closes: the client has gone. */
 function untilStdinCloses(): Promise<void> {

@@ -14,20 +14,10 @@ import type { RawInput } from '../core/dispatch';
 import type { MappedName } from '../core/handlers';
 import { createLogger } from '../core/logger';
 import { createRemoteClient } from '../core/remotes/remote-client';
+import { daemonAnswers } from './daemon-answers';
 
-/** A daemon busy with its own work may take a moment; one that is not there refuses at once. */
-const probeTimeoutMs = 5_000;
 /** Longer than the daemon takes to check an unreachable remote (10 s for each of two requests). */
 const callTimeoutMs = 30_000;
-
-export async function daemonAnswers(baseUrl: string): Promise<boolean> {
-  try {
-    const response = await fetch(`${baseUrl}/api/health`, { signal: AbortSignal.timeout(probeTimeoutMs) });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
 
 export type Call = <N extends MappedName>(name: N, raw?: RawInput) => Promise<OperationOutput<Operations[N]>>;
 

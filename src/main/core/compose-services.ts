@@ -22,7 +22,7 @@ import { createFiresService } from './services/fires';
 import { createInstancesService } from './services/instances';
 import { type InstanceDirectory, createLiveEvents } from './services/live-events';
 import { createRemotesService } from './services/remotes';
-import { defaultRemoteTiming } from './remotes/follower';
+import { defaultRemoteTiming } from './remotes/timing';
 import { createRemoteRouting } from './remotes/routing';
 import { createRunKeyReach } from './run-key-reach';
 import { type LiveEvent, operations } from '../../shared/contract';

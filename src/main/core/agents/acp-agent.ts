@@ -5,7 +5,7 @@
 // (acp-permissions.ts). The process is started like a command agent's (agent-spawn.ts) and, since
 // an ACP agent waits for the next prompt, ended by Steward when the turn is over.
 import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
+import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentConfig } from '../../../shared/contract';
 import { footprintName } from '../sandbox/agent-footprint';
 import { agentEnvironment } from './agent-environment';
@@ -18,6 +18,11 @@ import { stewardEnv, stewardServerName } from './steward-server';
 import { killGraceMs } from './process-tree';
 
 export type AcpAgent = Extract<AgentConfig, { provider: 'acp' }>;
+type AcpSdk = typeof import('@agentclientprotocol/sdk');
+
+let sdk: Promise<AcpSdk> | undefined;
+/** The protocol's SDK (and the zod it validates with): loaded by the first ACP run or probe, not by a daemon's start. */
+export const loadAcpSdk = (): Promise<AcpSdk> => (sdk ??= import('@agentclientprotocol/sdk'));
 
 /** After session/cancel: how long the turn may take to end before its process is ended. */
 const cancelGraceMs = 2_000;
@@ -52,8 +57,8 @@ const acpDefaults: Partial<Record<ReturnType<typeof footprintName>, Record<strin
 export const acpEnv = (agent: AcpAgent, envAllow: readonly string[]): NodeJS.ProcessEnv => agentEnvironment({ preset: acpDefaults[footprintName(agent)], agent: agent.env, envAllow });
 
 /** Connects to the agent on the child's stdio. */
-export function acpStream(child: { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream }): acp.Stream {
-  return acp.ndJsonStream(Writable.toWeb(child.stdin as Writable), Readable.toWeb(child.stdout as Readable) as ReadableStream<Uint8Array>);
+export function acpStream(sdk: AcpSdk, child: { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream }): acp.Stream {
+  return sdk.ndJsonStream(Writable.toWeb(child.stdin as Writable), Readable.toWeb(child.stdout as Readable) as ReadableStream<Uint8Array>);
 }
 
 /** The message of an error from the agent, with the details JSON-RPC errors carry. */
@@ -64,12 +69,12 @@ export function errorText(error: unknown): string {
   return details && !message.includes(details) ? `${message}: ${details}` : message;
 }
 
-export const initializeRequest: acp.InitializeRequest = {
-  protocolVersion: acp.PROTOCOL_VERSION,
+export const initializeRequest = (sdk: AcpSdk): acp.InitializeRequest => ({
+  protocolVersion: sdk.PROTOCOL_VERSION,
   // No fs or terminal: the agent reads, writes and runs with its own tools, inside the run's sandbox.
   clientCapabilities: {},
   clientInfo: { name: 'steward', version: '0.1.0' },
-};
+});
 
 export function startAcpAgent(agent: AcpAgent, launch: AgentLaunch): AgentProcess {
   const { steward } = launch;
@@ -90,20 +95,24 @@ export function startAcpAgent(agent: AcpAgent, launch: AgentLaunch): AgentProces
   let live = false;
   let heardAt = 0;
 
-  const app = acp
-    .client({ name: 'steward' })
-    .onNotification('session/update', ({ params }) => {
-      heardAt = Date.now();
-      if (live && params.sessionId === sessionId) mapper.update(params.update);
-    })
-    .onRequest('session/request_permission', ({ params, signal }) => {
-      mapper.end(); // what it said before asking comes before the question
-      return permissionHandler(launch, emit, ending.signal)(params, signal);
-    });
+  // The process starts at once; the SDK, when loaded, reads what it has written meanwhile.
+  const turn: Promise<acp.StopReason> = loadAcpSdk().then((acpSdk) => {
+    const app = acpSdk
+      .client({ name: 'steward' })
+      .onNotification('session/update', ({ params }) => {
+        heardAt = Date.now();
+        if (live && params.sessionId === sessionId) mapper.update(params.update);
+      })
+      .onRequest('session/request_permission', ({ params, signal }) => {
+        mapper.end(); // what it said before asking comes before the question
+        return permissionHandler(launch, emit, ending.signal)(params, signal);
+      });
+    return app.connectWith(acpStream(acpSdk, child), (ctx) => session(acpSdk, ctx));
+  });
 
-  const turn: Promise<acp.StopReason> = app.connectWith(acpStream(child), async (ctx) => {
+  async function session(acpSdk: AcpSdk, ctx: acp.ClientContext): Promise<acp.StopReason> {
     agentSide = ctx;
-    const { agentCapabilities: can } = await ctx.request('initialize', initializeRequest);
+    const { agentCapabilities: can } = await ctx.request('initialize', initializeRequest(acpSdk));
     const mcpServers: acp.McpServer[] = [];
     if (steward && can?.mcpCapabilities?.http) {
       mcpServers.push({ type: 'http', name: stewardServerName, url: steward.url, headers: [{ name: 'Authorization', value: `Bearer ${steward.key}` }] });
@@ -131,7 +140,7 @@ export function startAcpAgent(agent: AcpAgent, launch: AgentLaunch): AgentProces
     prompting = true;
     const { stopReason } = await ctx.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: launch.prompt }] });
     return stopReason;
-  });
+  }
 
   async function replayEnded(): Promise<void> {
     const deadline = Date.now() + replayMaxMs;

@@ -3,8 +3,7 @@
 // It starts in the place the probe opens for it (probe.ts: an empty private folder, in the instance's
 // sandbox if it has one), never in the workspace.
 import path from 'node:path';
-import * as acp from '@agentclientprotocol/sdk';
-import { type AcpAgent, acpEnv, acpStream, errorText, initializeRequest } from './acp-agent';
+import { type AcpAgent, acpEnv, acpStream, errorText, initializeRequest, loadAcpSdk } from './acp-agent';
 import { spawnAgent, within } from './agent-spawn';
 import { findExecutable } from './find-executable';
 import type { ProbePlace, ProbeResult } from './probe';
@@ -26,7 +25,8 @@ async function initialize(agent: AcpAgent, env: NodeJS.ProcessEnv, place: ProbeP
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
   child.on('error', () => {}); // the request below fails as the stream closes
   try {
-    const answer = await acp.client({ name: 'steward' }).connectWith(acpStream(child), (ctx) => ctx.request('initialize', initializeRequest, { cancellationSignal: AbortSignal.timeout(timeoutMs), stopWaitingOnCancel: true }));
+    const sdk = await loadAcpSdk();
+    const answer = await sdk.client({ name: 'steward' }).connectWith(acpStream(sdk, child), (ctx) => ctx.request('initialize', initializeRequest(sdk), { cancellationSignal: AbortSignal.timeout(timeoutMs), stopWaitingOnCancel: true }));
     const name = answer.agentInfo?.name ?? path.basename(agent.command);
     const version = answer.agentInfo?.version ? ` ${answer.agentInfo.version}` : '';
     return { ok: true, imageTag: `acp:${name}${version}${answer.agentCapabilities?.loadSession ? ' · loads sessions' : ''}` };

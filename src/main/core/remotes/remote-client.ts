@@ -2,6 +2,7 @@
 // own error shape naming the remote, and the key never in a message (it is only ever a header).
 import { contractVersion } from '../../../shared/contract';
 import { type ErrorCode, AppError, errorStatus } from '../../../shared/errors';
+import { hostOf } from './host';
 
 export interface RemoteTarget {
   name: string;
@@ -30,9 +31,7 @@ export function failureKind(error: unknown): FailureKind {
   return 'unreachable';
 }
 
-export function hostOf(url: string): string {
-  return new URL(url).hostname.replace(/^\[|\]$/g, '');
-}
+export { hostOf };
 
 export function searchOf(query: Record<string, unknown> | undefined): string {
   const search = new URLSearchParams();

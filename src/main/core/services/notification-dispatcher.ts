@@ -8,7 +8,12 @@ import type { SecretBox } from '../secrets';
 import type { Store } from '../store';
 import type { ChannelWithLast } from '../store/repositories/notification-channels';
 import type { AttemptResult, NotificationDeliveryRecord } from '../store/repositories/notification-deliveries';
-import { type AttemptOutcome, sendAttempt, standardHeaders } from './notification-sender';
+import type { AttemptOutcome } from './notification-sender';
+
+type Sender = typeof import('./notification-sender');
+let sender: Promise<Sender> | undefined;
+/** The sending code loads with the first notification sent, not with every start. */
+const loadSender = (): Promise<Sender> => (sender ??= import('./notification-sender'));
 
 export interface NotificationTiming {
   /** The waits between attempts; their count plus one is the number of attempts. */
@@ -46,8 +51,9 @@ export function createNotificationDispatcher(deps: DispatcherDeps) {
   const wallIso = (offsetMs = 0) => new Date(Date.now() + offsetMs).toISOString();
 
   /** The request as it goes out this time: the channel's URL and credentials, a fresh signature. */
-  function attempt(delivery: NotificationDeliveryRecord, channel: ChannelWithLast): Promise<AttemptOutcome> {
-    const failed = (error: string): Promise<AttemptOutcome> => Promise.resolve({ ok: false, statusCode: null, error, responseBody: null, aborted: false });
+  async function attempt(delivery: NotificationDeliveryRecord, channel: ChannelWithLast): Promise<AttemptOutcome> {
+    const { sendAttempt, standardHeaders } = await loadSender();
+    const failed = (error: string): AttemptOutcome => ({ ok: false, statusCode: null, error, responseBody: null, aborted: false });
     const headers = { ...delivery.requestHeaders };
     let url: string;
     try {

@@ -13,8 +13,15 @@ import { AppError } from '../../../shared/errors';
 import { fillPath } from '../../../shared/operation-path';
 import type { RawInput } from '../operation-call';
 import { newId } from '../ids';
-import { type Connection, type Follower, type RemoteTiming, createFollower } from '../remotes/follower';
-import { type RemoteClient, checkContract, createRemoteClient, failureKind, hostOf } from '../remotes/remote-client';
+import type { Connection, Follower } from '../remotes/follower';
+import { hostOf } from '../remotes/host';
+import type { RemoteClient } from '../remotes/remote-client';
+import type { RemoteTiming } from '../remotes/timing';
+
+type ClientCode = typeof import('../remotes/remote-client');
+let clientCode: Promise<ClientCode> | undefined;
+/** The code that calls and follows remotes loads once one is checked, called or followed: a Steward that follows none never loads it. */
+const loadClient = (): Promise<ClientCode> => (clientCode ??= import('../remotes/remote-client'));
 import type { RemoteRecord } from '../store/repositories/remotes';
 import { type ServiceContext, isoNow } from './context';
 
@@ -64,7 +71,7 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     return record;
   }
 
-  function clientOf(record: Pick<RemoteRecord, 'name' | 'url' | 'apiKeyRef'>): RemoteClient {
+  function clientOf({ createRemoteClient }: ClientCode, record: Pick<RemoteRecord, 'name' | 'url' | 'apiKeyRef'>): RemoteClient {
     const key = deps.reveal(record.apiKeyRef);
     if (key === undefined) {
       throw new AppError('remote_unauthorized', `Remote “${record.name}” has no key: no secret named ${record.apiKeyRef} is stored. Store its API key with PUT /api/secrets/${record.apiKeyRef}.`);
@@ -170,13 +177,14 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
       await unfollow(id);
       const record = store.remotes.get(id);
       if (!started || !record) return;
+      const [code, { createFollower }] = await Promise.all([loadClient(), import('../remotes/follower')]);
       const follower = createFollower({
         remoteId: record.id,
         store,
         logger: context.logger,
         now: context.now,
         timing: deps.timing,
-        connect: () => clientOf(record),
+        connect: () => clientOf(code, record),
         // Said only while it is the remote's follower: nothing a stopped one still finishes is told.
         connection: (next) => followers.get(id) === follower && setConnection(record.id, next),
         announce: (event) => {
@@ -214,6 +222,8 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     // followed already is checked with its own key as it is (steward remotes add/list do).
     const followed = store.remotes.byUrl(input.url);
     assertAddress(input.url, followed && followed.apiKeyRef === input.apiKeyRef ? followed.id : undefined);
+    const code = await loadClient();
+    const { checkContract, createRemoteClient, failureKind } = code;
     const failed = (error: unknown): RemoteCheck => ({
       state: failureKind(error),
       version: null,
@@ -223,7 +233,7 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
     });
     try {
       const name = input.name ?? hostOf(input.url);
-      const client = input.apiKey !== undefined ? createRemoteClient({ name, url: input.url, key: input.apiKey }) : clientOf({ name, url: input.url, apiKeyRef: input.apiKeyRef ?? '' });
+      const client = input.apiKey !== undefined ? createRemoteClient({ name, url: input.url, key: input.apiKey }) : clientOf(code, { name, url: input.url, apiKeyRef: input.apiKeyRef ?? '' });
       const version = await checkContract(client, { timeoutMs: 10_000 });
       const started = performance.now();
       const { instances } = await client.call<{ instances: Instance[] }>('GET', '/api/instances', { query: { location: 'local' }, timeoutMs: 10_000 });
@@ -307,7 +317,7 @@ export function createRemotesService(context: ServiceContext, deps: RemotesDeps)
         throw new AppError(code, `${connection.error} (since ${connection.since})`);
       }
       const path = fillPath(operation, raw.params as Record<string, unknown> | undefined);
-      const output = await clientOf(record).call(operation.method, path, { query: raw.query as Record<string, unknown>, body: raw.body, ...(timeoutMs ? { timeoutMs } : {}) });
+      const output = await clientOf(await loadClient(), record).call(operation.method, path, { query: raw.query as Record<string, unknown>, body: raw.body, ...(timeoutMs ? { timeoutMs } : {}) });
       own(remoteId, idsIn(output));
       // An instance it answers with is shown as one here, and kept as it now is.
       const answer = output as { instance?: Instance } | undefined;

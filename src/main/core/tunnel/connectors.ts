@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import type { TunnelConfig } from '../../../shared/contract';
+import { PermanentTunnelError } from './permanent-error';
 import { type ProviderCommand, cloudflareCommand, localtunnelCommand, sshCommand } from './providers';
 
 export interface Connection {
@@ -17,8 +18,6 @@ export interface Connection {
 /** Opens a tunnel to the trigger listener on `localPort`. */
 export type Connector = (localPort: number) => Promise<Connection>;
 
-/** A failure that trying again will not fix (a missing tool or token). */
-export class PermanentTunnelError extends Error {}
 
 const connectTimeoutMs = 30_000;
 

@@ -11,7 +11,8 @@ import type { Clock } from '../scheduler/clock';
 import type { SecretBox } from '../secrets';
 import type { Store } from '../store';
 import { resealed, unchanged } from '../unchanged';
-import { type Connection, PermanentTunnelError, connectorFor } from './connectors';
+import type { Connection } from './connectors';
+import { PermanentTunnelError } from './permanent-error';
 
 export interface TriggerListener {
   port: number;
@@ -119,6 +120,8 @@ export function createTunnel({ store, clock, logger, secrets, startListener, hea
       const port = (listener ?? (await listen(mine)))?.port;
       if (port === undefined || mine !== attempt) return;
       const authtoken = config.provider === 'ngrok' && config.sealedAuthtoken ? openSecret(config.sealedAuthtoken) : undefined;
+      // The providers' code loads with the first tunnel turned on, not with every start.
+      const { connectorFor } = await import('./connectors');
       const opened = await connectorFor(config.provider === 'ngrok' ? { provider: 'ngrok', domain: config.domain } : config, authtoken)(port);
       if (mine !== attempt) {
         await opened.close();
