@@ -3,7 +3,8 @@
 // thread's own loaded again when the agent can load sessions), one prompt turn with the run's
 // prompt, its updates as the run's events (acp-updates.ts), its permission requests answered
 // (acp-permissions.ts). The process is started like a command agent's (agent-spawn.ts) and, since
-// an ACP agent waits for the next prompt, ended by Steward when the turn is over.
+// an ACP agent waits for the next prompt, ended by Steward when the turn is over. Its output is read
+// no faster than the runner records it (acpStream).
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { AgentConfig } from '../../../shared/contract';
@@ -13,7 +14,7 @@ import { spawnAgent, within } from './agent-spawn';
 import { createUpdateMapper } from './acp-updates';
 import { permissionHandler } from './acp-permissions';
 import { lastWords } from './command-agent';
-import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
+import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess, Backlog } from './events';
 import { stewardEnv, stewardServerName } from './steward-server';
 import { killGraceMs } from './process-tree';
 
@@ -51,9 +52,24 @@ const acpDefaults: Partial<Record<ReturnType<typeof footprintName>, Record<strin
 /** The agent's environment (agent-environment.ts): a few of Steward's variables and those `envAllow` names, what its CLI needs in ACP mode, then the instance's. */
 export const acpEnv = (agent: AcpAgent, envAllow: readonly string[]): NodeJS.ProcessEnv => agentEnvironment({ preset: acpDefaults[footprintName(agent)], agent: agent.env, envAllow });
 
-/** Connects to the agent on the child's stdio. */
-export function acpStream(child: { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream }): acp.Stream {
-  return acp.ndJsonStream(Writable.toWeb(child.stdin as Writable), Readable.toWeb(child.stdout as Readable) as ReadableStream<Uint8Array>);
+/**
+ * Connects to the agent on the child's stdio. With a backlog, what it writes goes on a chunk at a
+ * time, each once the backlog has room: the SDK reads messages as fast as they come whatever its
+ * handlers do, so the agent's stdout is held back before it (it then blocks on its pipe).
+ */
+export function acpStream(child: { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream }, backlog?: Backlog): acp.Stream {
+  let output = Readable.toWeb(child.stdout as Readable) as ReadableStream<Uint8Array>;
+  if (backlog) {
+    output = output.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        async transform(chunk, controller) {
+          if (backlog.full()) await backlog.room();
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+  }
+  return acp.ndJsonStream(Writable.toWeb(child.stdin as Writable), output);
 }
 
 /** The message of an error from the agent, with the details JSON-RPC errors carry. */
@@ -101,7 +117,7 @@ export function startAcpAgent(agent: AcpAgent, launch: AgentLaunch): AgentProces
       return permissionHandler(launch, emit, ending.signal)(params, signal);
     });
 
-  const turn: Promise<acp.StopReason> = app.connectWith(acpStream(child), async (ctx) => {
+  const turn: Promise<acp.StopReason> = app.connectWith(acpStream(child, launch.backlog), async (ctx) => {
     agentSide = ctx;
     const { agentCapabilities: can } = await ctx.request('initialize', initializeRequest);
     const mcpServers: acp.McpServer[] = [];
