@@ -2,6 +2,7 @@
 import { activityBench } from './activity';
 import { dispatchBench } from './dispatch';
 import { eventStreamBackpressureBench } from './event-stream-backpressure';
+import { healthUnderOutputBench } from './health-under-output';
 import { mcpBench } from './mcp';
 import { remotesFeedBench } from './remotes-feed';
 import { sandboxBench } from './sandbox';
@@ -20,5 +21,6 @@ export const benchmarks: Record<string, () => Promise<Record<string, unknown>>> 
   mcp: mcpBench,
   sandbox: sandboxBench,
   'event-stream-backpressure': eventStreamBackpressureBench,
+  'health-under-output': healthUnderOutputBench,
   'remotes-feed': remotesFeedBench,
 };

@@ -1,6 +1,7 @@
-// Group commit: concurrent writes share a transaction; a refusal or a failure stays with its caller.
+// Group commit: concurrent writes share a transaction, as many as fit its budget; a refusal or a
+// failure stays with its caller; a producer waiting for room goes on once batches made some.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCommitBatcher } from '../../src/main/core/services/commit-batcher';
+import { createCommitBatcher, queueBound } from '../../src/main/core/services/commit-batcher';
 import type { Store } from '../../src/main/core/store';
 import { AppError } from '../../src/shared/errors';
 import { tempStore } from '../support/core';
@@ -80,5 +81,34 @@ describe('commit batcher', () => {
     vi.spyOn(store, 'synced').mockRejectedValue(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
     const results = await Promise.allSettled([batcher.write(put('a')), batcher.write(put('b'))]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+
+  it('takes no more writes into a transaction once its budget is spent (always one), and keeps the order', async () => {
+    const batcher = createCommitBatcher(store, { budgetMs: 1 });
+    const transactions = vi.spyOn(store, 'transaction');
+    const slow = (key: string) => () => {
+      const until = performance.now() + 3;
+      while (performance.now() < until); // a write that costs 3 ms
+      return put(key)();
+    };
+    await Promise.all(['a', 'b', 'c', 'd'].map((key) => batcher.write(slow(key))));
+    expect(keys()).toEqual(['a', 'b', 'c', 'd']);
+    expect(transactions).toHaveBeenCalledTimes(4); // each write alone is past 1 ms: the next waits for the next turn
+  });
+
+  it('is full at its bound; room comes once batches brought it down', async () => {
+    const batcher = createCommitBatcher(store);
+    const writes = Array.from({ length: queueBound }, (_, i) => batcher.write(put(`k${i}`)));
+    expect(batcher.full()).toBe(true);
+    expect(batcher.queued()).toEqual({ now: queueBound, most: queueBound });
+    let roomed = false;
+    const room = batcher.room().then(() => (roomed = true));
+    expect(roomed).toBe(false);
+    await room;
+    expect(batcher.full()).toBe(false);
+    expect(batcher.queued().now).toBeLessThanOrEqual(queueBound / 2);
+    await Promise.all(writes);
+    expect(batcher.queued()).toEqual({ now: 0, most: queueBound });
+    await batcher.room(); // at once when there is room
   });
 });

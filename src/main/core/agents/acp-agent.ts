@@ -3,7 +3,8 @@
 // thread's own loaded again when the agent can load sessions), one prompt turn with the run's
 // prompt, its updates as the run's events (acp-updates.ts), its permission requests answered
 // (acp-permissions.ts). The process is started like a command agent's (agent-spawn.ts) and, since
-// an ACP agent waits for the next prompt, ended by Steward when the turn is over.
+// an ACP agent waits for the next prompt, ended by Steward when the turn is over. Its output is read
+// no faster than the runner records it (acpStream).
 import { Readable, Writable } from 'node:stream';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { AgentConfig } from '../../../shared/contract';
@@ -13,7 +14,7 @@ import { spawnAgent, within } from './agent-spawn';
 import { createUpdateMapper } from './acp-updates';
 import { permissionHandler } from './acp-permissions';
 import { lastWords } from './command-agent';
-import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
+import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess, Backlog } from './events';
 import { stewardEnv, stewardServerName } from './steward-server';
 import { killGraceMs } from './process-tree';
 
@@ -56,9 +57,24 @@ const acpDefaults: Partial<Record<ReturnType<typeof footprintName>, Record<strin
 /** The agent's environment (agent-environment.ts): a few of Steward's variables and those `envAllow` names, what its CLI needs in ACP mode, then the instance's. */
 export const acpEnv = (agent: AcpAgent, envAllow: readonly string[]): NodeJS.ProcessEnv => agentEnvironment({ preset: acpDefaults[footprintName(agent)], agent: agent.env, envAllow });
 
-/** Connects to the agent on the child's stdio. */
-export function acpStream(sdk: AcpSdk, child: { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream }): acp.Stream {
-  return sdk.ndJsonStream(Writable.toWeb(child.stdin as Writable), Readable.toWeb(child.stdout as Readable) as ReadableStream<Uint8Array>);
+/**
+ * Connects to the agent on the child's stdio. With a backlog, what it writes goes on a chunk at a
+ * time, each once the backlog has room: the SDK reads messages as fast as they come whatever its
+ * handlers do, so the agent's stdout is held back before it (it then blocks on its pipe).
+ */
+export function acpStream(sdk: AcpSdk, child: { stdin: NodeJS.WritableStream; stdout: NodeJS.ReadableStream }, backlog?: Backlog): acp.Stream {
+  let output = Readable.toWeb(child.stdout as Readable) as ReadableStream<Uint8Array>;
+  if (backlog) {
+    output = output.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        async transform(chunk, controller) {
+          if (backlog.full()) await backlog.room();
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+  }
+  return sdk.ndJsonStream(Writable.toWeb(child.stdin as Writable), output);
 }
 
 /** The message of an error from the agent, with the details JSON-RPC errors carry. */
@@ -107,7 +123,7 @@ export function startAcpAgent(agent: AcpAgent, launch: AgentLaunch): AgentProces
         mapper.end(); // what it said before asking comes before the question
         return permissionHandler(launch, emit, ending.signal)(params, signal);
       });
-    return app.connectWith(acpStream(acpSdk, child), (ctx) => session(acpSdk, ctx));
+    return app.connectWith(acpStream(acpSdk, child, launch.backlog), (ctx) => session(acpSdk, ctx));
   });
 
   async function session(acpSdk: AcpSdk, ctx: acp.ClientContext): Promise<acp.StopReason> {

@@ -9,7 +9,7 @@
 import { createInterface } from 'node:readline';
 import type { AgentConfig } from '../../../shared/contract';
 import type { ErrorHint } from './error-class';
-import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess } from './events';
+import type { AgentEvent, AgentExit, AgentLaunch, AgentProcess, Backlog } from './events';
 import { spawnAgent, within } from './agent-spawn';
 import { agentEnvironment } from './agent-environment';
 import { parseLine, presets } from './presets';
@@ -93,6 +93,75 @@ export function lastWords(stderr: string): string | undefined {
   return words.length > maxFailureChars ? `${words.slice(0, maxFailureChars - 1)}…` : words;
 }
 
+/**
+ * Lines of the agent's output on their way to the runner, in order. While the runner's backlog is
+ * full the output stream is paused (the agent blocks on its pipe once it is full) and the lines
+ * already split off it wait here, a chunk's worth at most; they go on once there is room. stderr is
+ * never paused, so an agent blocked on one stream never waits on the other.
+ */
+function createOutputValve(stream: NodeJS.ReadableStream, backlog: Backlog | undefined, take: (line: string) => void) {
+  let waiting: string[] = [];
+  let next = 0;
+  let held = false;
+  let closed = false;
+  let heldMs = 0;
+  let heldSince = 0;
+  let settle: () => void = () => {};
+  const done = new Promise<void>((resolve) => (settle = resolve));
+
+  function drain(): void {
+    while (next < waiting.length) {
+      if (backlog?.full()) {
+        held = true;
+        heldSince = Date.now();
+        stream.pause();
+        void backlog.room().then(() => {
+          held = false;
+          heldMs += Date.now() - heldSince;
+          stream.resume();
+          drain();
+        });
+        return;
+      }
+      take(waiting[next++]);
+    }
+    waiting = [];
+    next = 0;
+    if (closed) settle();
+  }
+
+  /** How long the output was held back so far. */
+  const heldFor = () => heldMs + (held ? Date.now() - heldSince : 0);
+
+  return {
+    push: (line: string): void => {
+      waiting.push(line);
+      if (!held) drain();
+    },
+    close: (): void => {
+      closed = true;
+      if (!held) drain();
+    },
+    /** Settles once the output ended and its every line was taken. */
+    done,
+    /**
+     * Waits for `promise`, but no longer than `ms` in which the output was not held back: while it
+     * waits for the runner, the agent's output is still coming, however long that takes.
+     */
+    async within(promise: Promise<unknown>, ms: number): Promise<void> {
+      let settled = false;
+      void promise.then(() => (settled = true));
+      const startedAt = Date.now();
+      const heldAtStart = heldFor();
+      for (;;) {
+        const left = ms - (Date.now() - startedAt - (heldFor() - heldAtStart));
+        if (settled || left <= 0) return;
+        await within(promise, left);
+      }
+    },
+  };
+}
+
 export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): AgentProcess {
   const { command, args, env, stdin, eventsFrom, endOfOutput } = commandLine(agent, launch);
   const { child, tree, stderr, stopWatching } = spawnAgent(command, args, env, launch);
@@ -122,13 +191,14 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
     if (event.type === 'system' && event.errorClass) hint = { errorClass: event.errorClass, resetsAt: event.resetsAt };
     launch.onEvent(event);
   };
-  lines.on('line', (line) => {
+  const output = createOutputValve(child.stdout, launch.backlog, (line) => {
     for (const event of eventsFrom(line)) emit(event);
   });
-  const linesEnded = new Promise<void>((resolve) => lines.on('close', resolve));
+  lines.on('line', output.push);
+  lines.on('close', output.close);
   const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   let outputDone = false;
-  const outputEnded = Promise.all([linesEnded, closed]).then(() => {
+  const outputEnded = Promise.all([output.done, closed]).then(() => {
     outputDone = true;
   });
 
@@ -159,10 +229,10 @@ export function startCommandAgent(agent: CommandAgent, launch: AgentLaunch): Age
   /** A run's end ends what it started: whatever of the tree outlived the CLI is ended before the run is over. */
   async function endOfRun(): Promise<void> {
     // Something it left in the background may hold its output open: give the output a moment to drain first.
-    await within(outputEnded, drainMs);
+    await output.within(outputEnded, drainMs);
     await ending;
     await tree.end(leftoverGraceMs);
-    await within(outputEnded, 500); // what the last of them wrote
+    await output.within(outputEnded, 500); // what the last of them wrote
   }
 
   function stop(): void {

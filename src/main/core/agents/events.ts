@@ -56,6 +56,17 @@ export interface PermissionRequest {
   options: { id: string; name: string; kind: string }[];
 }
 
+/**
+ * What the runner still has to commit of what agents said. While it is full a provider stops
+ * reading its agent's output (the agent then blocks on its pipe) and reads on once there is room:
+ * an agent goes no faster than Steward durably records it.
+ */
+export interface Backlog {
+  full(): boolean;
+  /** Resolves once there is room again. */
+  room(): Promise<void>;
+}
+
 export type PermissionAnswer = { optionId: string } | { cancelled: true };
 
 export interface AgentLaunch {
@@ -84,4 +95,6 @@ export interface AgentLaunch {
    */
   requestPermission?: ((request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer>) | undefined;
   onEvent(event: AgentEvent): void;
+  /** Absent: the output is read as fast as it comes. */
+  backlog?: Backlog | undefined;
 }

@@ -124,14 +124,29 @@ export function createRunner(deps: RunnerDeps) {
   let nudged = false;
   /** The timer that wakes the runner when the earliest waiting retry may start, and for when. */
   let wake: { timer: unknown; at: string } | undefined;
-  // An agent may print thousands of lines: they are committed in groups, not an fsync each.
-  const batcher = createCommitBatcher(store);
+  // An agent may print thousands of lines: they are committed in groups, not an fsync each, in
+  // turns short enough (2 ms of writes, then the commit) for the API to answer between them; its
+  // output is read no faster than they commit (`backlog` below).
+  const batcher = createCommitBatcher(store, { budgetMs: 2 });
   const conversations = createConversations(store);
   // The runs' private folders live in the data folder, out of every sandbox's sight.
   const runsDir = path.join(deps.dataDir, 'runs');
   const grants = createStewardGrants(deps.runKeys, deps.apiUrl, logger, runsDir);
   const sandboxes = createRunSandboxes({ store, dataDir: deps.dataDir, runsDir, publicUrl: deps.publicUrl, apiUrl: deps.apiUrl });
   const notices = createRefusalNotices(clock);
+
+  // Whether an instance is still there (not deleted with ?force while its run went on), asked once per
+  // group transaction rather than once per line: the writes of one batch run in one synchronous
+  // stretch, in which nothing else can delete it; the answer is forgotten right after.
+  const stillThere = new Map<string, boolean>();
+  function instanceKept(instanceId: string): boolean {
+    let kept = stillThere.get(instanceId);
+    if (kept === undefined) {
+      if (stillThere.size === 0) queueMicrotask(() => stillThere.clear());
+      stillThere.set(instanceId, (kept = store.instances.get(instanceId) !== undefined));
+    }
+    return kept;
+  }
 
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labelOf(run), displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
@@ -194,7 +209,7 @@ export function createRunner(deps: RunnerDeps) {
     const { role, kind, text } = recordOf(event);
     void batcher
       .write(() => {
-        if (!store.instances.get(run.instanceId)) return; // deleted with ?force while it ran
+        if (!instanceKept(run.instanceId)) return; // deleted with ?force while it ran
         if (role) store.threads.addMessage({ threadId: run.threadId, runId: run.id, role, content: text, createdAt: at });
         if (kind) line(run, kind, text, { type: event.type, runId: run.id, event: event.raw });
       })
@@ -298,6 +313,7 @@ export function createRunner(deps: RunnerDeps) {
       maxBudgetUsd: entry.limit?.usd,
       requestPermission: instance.permissions.mode === 'ask' ? (request: PermissionRequest) => askPermission(run.id, request, instance.permissions.timeoutSeconds) : undefined,
       onEvent: (event: AgentEvent) => record(run, event),
+      backlog: batcher,
     };
     if (agent.provider === 'command') {
       entry.agent = startCommandAgent(agent, { ...launch, steward });
@@ -440,6 +456,9 @@ export function createRunner(deps: RunnerDeps) {
       }
       return store.runs.get(id)!;
     },
+
+    /** The writes of what agents said still to commit, and the most that ever waited at once (bounded: see commit-batcher.ts). */
+    queuedWrites: () => batcher.queued(),
 
     /** Settles once the run under way has ended and released everything (at once for one that is not). */
     done: (id: string): Promise<void> => active.get(id)?.done ?? Promise.resolve(),
