@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark, one JSON object per line on stdout.
 import { activityBench } from './activity';
+import { automationsListBench } from './automations-list';
 import { dispatchBench } from './dispatch';
 import { eventStreamBackpressureBench } from './event-stream-backpressure';
 import { mcpBench } from './mcp';
@@ -20,6 +21,7 @@ const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   sandbox: sandboxBench,
   'event-stream-backpressure': eventStreamBackpressureBench,
   'remotes-feed': remotesFeedBench,
+  'automations-list': automationsListBench,
 };
 
 const only = process.argv[2];
