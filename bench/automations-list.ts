@@ -55,6 +55,7 @@ async function seed(dataDir: string): Promise<{ runs: number; fires: number }> {
             errorClass: null, retryOf: null, startAfter: null, outcome: null, summary: null, costUsd: null, inputTokens: null, outputTokens: null,
           };
           store.runs.insert(run);
+          store.runs.claim(run.id, createdAt);
           const failed = i % 20 === 5 && n >= 2;
           store.runs.finish(run.id, failed ? 'failed' : 'succeeded', createdAt, failed ? 'boom' : null, null);
           runs++;
