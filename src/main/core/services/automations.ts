@@ -12,7 +12,7 @@ import type { InstancesService } from './instances';
 import type { RunsService } from './runs';
 import { unchanged } from '../unchanged';
 import { given, mergePatch } from './patch-merge';
-import { automationHealth } from './automation-health';
+import { automationsHealth } from './automation-health';
 import { assertWithinBudget } from './budgets';
 import { assertChainable, disableFollowers } from './chain-rules';
 import { promptByHand } from './chains';
@@ -25,20 +25,19 @@ export function createAutomationsService(
 ) {
   const { store } = context;
 
-  function present({ lastFireAt: _scheduling, alarm: _raised, ...record }: AutomationRecord): Automation {
-    const last = store.runs.latestFor(record.id);
-    const nextRuns =
-      record.enabled && record.cronExpression !== null
-        ? nextFireTimes(record.cronExpression, record.timezone, 5, context.now()).map((date) => date.toISOString())
-        : [];
-    return {
-      ...record,
-      nextRuns,
-      health: automationHealth(context, record, nextRuns[0] ?? null),
-      lastRunAt: last?.createdAt ?? null,
-      lastRunStatus: last?.status ?? null,
-    };
+  const nextRunsOf = (record: AutomationRecord): string[] =>
+    record.enabled && record.cronExpression !== null ? nextFireTimes(record.cronExpression, record.timezone, 5, context.now()).map((date) => date.toISOString()) : [];
+
+  /** The read models of these automations, their health worked out together. */
+  function present(records: AutomationRecord[]): Automation[] {
+    const nextRuns = new Map(records.map((record) => [record.id, nextRunsOf(record)]));
+    const health = automationsHealth(context, records.map((record) => record.id), (id) => nextRuns.get(id)?.[0] ?? null);
+    return records.map(({ lastFireAt: _scheduling, alarm: _raised, ...record }) => {
+      const { health: shown, lastRun } = health.get(record.id)!;
+      return { ...record, nextRuns: nextRuns.get(record.id)!, health: shown, lastRunAt: lastRun?.createdAt ?? null, lastRunStatus: lastRun?.status ?? null };
+    });
   }
+  const presentOne = (record: AutomationRecord): Automation => present([record])[0];
 
   function record(id: string): AutomationRecord {
     const found = store.automations.get(id);
@@ -47,8 +46,8 @@ export function createAutomationsService(
   }
 
   return {
-    list: (): Automation[] => store.automations.list().map(present),
-    get: (id: string): Automation => present(record(id)),
+    list: (): Automation[] => present(store.automations.list()),
+    get: (id: string): Automation => presentOne(record(id)),
 
     /** `createdByRunId`: the run whose agent made it, whose children its runs are. */
     create(input: z.output<typeof AutomationCreate>, createdByRunId: string | null = null): Automation {
@@ -85,7 +84,7 @@ export function createAutomationsService(
         return created;
       });
       scheduler.sync(created.id);
-      return present(created);
+      return presentOne(created);
     },
 
     update(id: string, patch: z.output<typeof AutomationUpdate>): Automation {
@@ -110,9 +109,9 @@ export function createAutomationsService(
         store.automations.save(next);
         return next;
       });
-      if (!updated) return present(record(id));
+      if (!updated) return presentOne(record(id));
       scheduler.sync(id);
-      return present(updated);
+      return presentOne(updated);
     },
 
     delete(id: string): void {

@@ -20,6 +20,7 @@ import attentionChannels from './0018_attention_channels';
 import notifyApprovals from './0019_notify_approvals';
 import remotes from './0020_remotes';
 import instanceAcceptsPrompts from './0021_instance_accepts_prompts';
+import indexMissedFires from './0022_index_missed_fires';
 
 export interface Migration {
   version: number;
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
   { version: 19, name: '0019_notify_approvals', sql: notifyApprovals },
   { version: 20, name: '0020_remotes', sql: remotes },
   { version: 21, name: '0021_instance_accepts_prompts', sql: instanceAcceptsPrompts },
+  { version: 22, name: '0022_index_missed_fires', sql: indexMissedFires },
 ];
