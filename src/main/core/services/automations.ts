@@ -25,8 +25,22 @@ export function createAutomationsService(
 ) {
   const { store } = context;
 
-  const nextRunsOf = (record: AutomationRecord): string[] =>
-    record.enabled && record.cronExpression !== null ? nextFireTimes(record.cronExpression, record.timezone, 5, context.now()).map((date) => date.toISOString()) : [];
+  // Each automation's next fire times, kept while they stand: the times after `now` stay the same as
+  // the clock moves on, until the first of them passes or the schedule changes. Working them out (a
+  // cron search and timezone conversions per fire) was half of what a list of thousands cost.
+  const nextRunsKept = new Map<string, { schedule: string; fromAt: number; firstAt: number; nextRuns: string[] }>();
+  function nextRunsOf(record: AutomationRecord): string[] {
+    if (!record.enabled || record.cronExpression === null) return [];
+    const now = context.now();
+    const schedule = `${record.cronExpression}\n${record.timezone}`;
+    const kept = nextRunsKept.get(record.id);
+    if (kept?.schedule === schedule && now.getTime() >= kept.fromAt && now.getTime() < kept.firstAt) return kept.nextRuns;
+    const times = nextFireTimes(record.cronExpression, record.timezone, 5, now);
+    const nextRuns = times.map((date) => date.toISOString());
+    // A schedule that never fires again is worked out again each time: it is rare and cheap.
+    if (times.length > 0) nextRunsKept.set(record.id, { schedule, fromAt: now.getTime(), firstAt: times[0].getTime(), nextRuns });
+    return nextRuns;
+  }
 
   /** The read models of these automations, their health worked out together. */
   function present(records: AutomationRecord[]): Automation[] {
@@ -118,6 +132,7 @@ export function createAutomationsService(
       store.transaction(() => {
         const current = record(id);
         store.automations.delete(id);
+        nextRunsKept.delete(id);
         store.fires.deleteFor(id);
         store.threads.delete(current.threadId);
         disableFollowers(store, id, isoNow(context));
