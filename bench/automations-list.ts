@@ -29,7 +29,7 @@ const schedules = [(i: number) => `${i % 60} ${i % 24} * * *`, (i: number) => `$
 const timezones = ['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Sydney'];
 
 /** Seeds the automations and their history straight into the store of a core that does not listen. */
-async function seed(dataDir: string): Promise<{ runs: number; fires: number }> {
+export async function seed(dataDir: string): Promise<{ runs: number; fires: number }> {
   const core = await createCore({ dataDir, listen: false, logger: silentLogger() });
   try {
     const { store } = core;
