@@ -46,9 +46,16 @@ export function createAutomationsService(
   function present(records: AutomationRecord[]): Automation[] {
     const nextRuns = new Map(records.map((record) => [record.id, nextRunsOf(record)]));
     const health = automationsHealth(context, records.map((record) => record.id), (id) => nextRuns.get(id)?.[0] ?? null);
-    return records.map(({ lastFireAt: _scheduling, alarm: _raised, ...record }) => {
+    // Field by field, leaving out the scheduler's lastFireAt and the alarm: a rest pattern copies
+    // through the runtime, and over 10,000 records that was a tenth of the list's time.
+    return records.map((record) => {
       const { health: shown, lastRun } = health.get(record.id)!;
-      return { ...record, nextRuns: nextRuns.get(record.id)!, health: shown, lastRunAt: lastRun?.createdAt ?? null, lastRunStatus: lastRun?.status ?? null };
+      return {
+        id: record.id, name: record.name, prompt: record.prompt, cronExpression: record.cronExpression, trigger: record.trigger, timezone: record.timezone, enabled: record.enabled,
+        catchUp: record.catchUp, notify: record.notify, memory: record.memory, retry: record.retry, budget: record.budget, approval: record.approval, instanceId: record.instanceId,
+        threadId: record.threadId, createdByRunId: record.createdByRunId, createdAt: record.createdAt, updatedAt: record.updatedAt,
+        nextRuns: nextRuns.get(record.id)!, health: shown, lastRunAt: lastRun?.createdAt ?? null, lastRunStatus: lastRun?.status ?? null,
+      };
     });
   }
   const presentOne = (record: AutomationRecord): Automation => present([record])[0];

@@ -179,11 +179,13 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
   const setAttempt = db.prepare<[number, string]>('UPDATE runs SET attempt = ? WHERE id = ?');
   // Each given automation's (or webhook's) newest run, and, when its newest finished run failed, its
   // newest finished runs' statuses (as in recentEndings): one statement for any number of them, each
-  // answered from runs_by_source in its own order, so the cost follows the automations, not their history.
+  // answered from runs_by_source in its own order, so the cost follows the automations, not their
+  // history. Its newest run is most often its newest finished one too: then that is not looked up again.
   const latestEach = db.prepare<{ ids: string; cap: number }, { source_id: string; id: string | null; created_at: string | null; status: RunStatus | null; endings: string | null }>(
     `SELECT j.value AS source_id, l.id, l.created_at, l.status,
-       CASE WHEN (SELECT e.status FROM runs e WHERE e.source_id = j.value AND e.status IN (${endingStatuses}) AND NOT EXISTS (SELECT 1 FROM runs a WHERE a.retry_of = e.id)
-                  ORDER BY e.created_at DESC, e.id DESC LIMIT 1) IN (${failedStatuses})
+       CASE WHEN (CASE WHEN l.status IN (${endingStatuses}) AND NOT EXISTS (SELECT 1 FROM runs a WHERE a.retry_of = l.id) THEN l.status
+                       ELSE (SELECT e.status FROM runs e WHERE e.source_id = j.value AND e.status IN (${endingStatuses}) AND NOT EXISTS (SELECT 1 FROM runs a WHERE a.retry_of = e.id)
+                             ORDER BY e.created_at DESC, e.id DESC LIMIT 1) END) IN (${failedStatuses})
          THEN (SELECT group_concat(status, ',' ORDER BY created_at DESC, id DESC) FROM (
                  SELECT e.status, e.created_at, e.id FROM runs e WHERE e.source_id = j.value AND e.status IN (${endingStatuses}) AND NOT EXISTS (SELECT 1 FROM runs a WHERE a.retry_of = e.id)
                  ORDER BY e.created_at DESC, e.id DESC LIMIT @cap))
