@@ -1,5 +1,6 @@
 // Every benchmark by name, for `npm run bench` (run.ts) and `npm run bench:check` (check.ts).
 import { activityBench } from './activity';
+import { automationsListBench } from './automations-list';
 import { dispatchBench } from './dispatch';
 import { eventStreamBackpressureBench } from './event-stream-backpressure';
 import { healthUnderOutputBench } from './health-under-output';
@@ -17,6 +18,7 @@ export const benchmarks: Record<string, () => Promise<Record<string, unknown>>> 
   'scheduler-fires': schedulerFiresBench,
   dispatch: dispatchBench,
   activity: activityBench,
+  'automations-list': automationsListBench,
   startup: startupBench,
   mcp: mcpBench,
   sandbox: sandboxBench,

@@ -56,7 +56,7 @@ describe('the Agenda view', () => {
     renderWith(store, <Agenda />);
     const timeline = await screen.findByRole('table');
     // This computer's midnight today to midnight 8 days on.
-    expect(asked[0]).toEqual({ from: at(0, 0), to: at(8, 0), limit: 10_000 });
+    expect(asked[0]).toEqual({ from: at(0, 0), to: at(8, 0), limit: 2000 });
     const headers = within(timeline).getAllByRole('columnheader').map((each) => each.textContent);
     expect(headers).toHaveLength(9);
     expect(headers[0]).toBe('Automation');
@@ -102,17 +102,32 @@ describe('the Agenda view', () => {
     unregister();
   });
 
-  it('says on the day it stops that a cut agenda shows only its first fires', async () => {
+  it('says on the day it stops that it shows only its first fires, and shows the next page when asked', async () => {
+    const asked: CallInput['query'][] = [];
     const { client, unregister } = ipcClientOf(t);
-    // A page that ends tomorrow at 10:50 with more to come (nextAfter set).
-    const page = entries.filter((each) => each.dueAt <= at(1, 10, 50));
-    const store = createAppStore(withAgenda(client, (query) => ({ from: String(query!.from), to: String(query!.to), entries: page, nextAfter: `${at(1, 10, 50)}|aut_01POLLER`, forecastMonthUsd: null }), []));
+    // A first page that ends tomorrow at 10:20 with more to come (nextAfter set); the next page has the rest.
+    const cursor = `${at(1, 10, 20)}|aut_01POLLER`;
+    const first = entries.filter((each) => each.dueAt <= at(1, 10, 20));
+    const rest = entries.filter((each) => each.dueAt > at(1, 10, 20));
+    const store = createAppStore(
+      withAgenda(client, (query) => ({ from: String(query!.from), to: String(query!.to), entries: query!.after === undefined ? first : rest, nextAfter: query!.after === undefined ? cursor : null, forecastMonthUsd: null }), asked),
+    );
     renderWith(store, <Agenda />);
     const timeline = await screen.findByRole('table');
     const headers = within(timeline).getAllByRole('columnheader');
-    expect(within(headers[2]).getByTestId('agenda-cut').textContent).toMatch(/^only until 10:50(\s?AM)?: the first 10 fires are shown$/);
+    expect(within(headers[2]).getByTestId('agenda-cut').textContent).toMatch(/^shown until 10:20(\s?AM)?: the first 7 fires so far$/);
     expect(within(headers[1]).queryByTestId('agenda-cut')).toBeNull();
-    expect(screen.getByTestId('agenda-cut-notice').textContent).toMatch(/^Showing the first 10 fires of these 8 days: more are due, so .+ is shown only until 10:50(\s?AM)?, and the days after it are not shown\.$/);
+    expect(screen.getByTestId('agenda-cut-notice').textContent).toMatch(/^Showing the first 7 fires of these 8 days: more are due, so .+ is shown only until 10:20(\s?AM)?, and the days after it are not shown yet\.$/);
+    const pollerRow = () => within(screen.getByRole('table')).getAllByRole('row').find((row) => within(row).queryByRole('rowheader')?.textContent === 'Poll the queue')!;
+    expect(within(within(pollerRow()).getAllByRole('cell')[1]).getAllByRole('listitem')).toHaveLength(3);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Show more fires' }));
+    await waitFor(() => expect(screen.queryByTestId('agenda-cut-notice')).toBeNull());
+    expect(asked.at(-1)).toEqual({ from: at(0, 0), to: at(8, 0), limit: 2000, after: cursor });
+    // Every fire once: the poller's six tomorrow are counted, the digest's skipped fire the day after shows.
+    expect(within(within(pollerRow()).getAllByRole('cell')[1]).getAllByRole('listitem').map((each) => each.textContent)).toEqual(['◷ 6 due']);
+    expect(screen.queryByRole('button', { name: 'Show more fires' })).toBeNull();
+    expect(screen.queryByTestId('agenda-cut')).toBeNull();
     unregister();
   });
 });

@@ -7,7 +7,7 @@ import { postNotice } from './notices';
 export function checkAlarm(store: Store, automationId: string, at: Date): void {
   const automation = store.automations.get(automationId);
   if (!automation) return;
-  const health = automationHealth({ store, now: () => at }, automation, null);
+  const { health } = automationHealth({ store, now: () => at }, automation.id, null);
   const state = health.state === 'healthy' ? null : health.state;
   if (state === automation.alarm || (state !== null && automation.alarm !== null)) return;
   store.automations.setAlarm(automation.id, state);

@@ -21,6 +21,7 @@ import notifyApprovals from './0019_notify_approvals';
 import remotes from './0020_remotes';
 import instanceAcceptsPrompts from './0021_instance_accepts_prompts';
 import backlogIndexes from './0022_backlog_indexes';
+import indexMissedFires from './0023_index_missed_fires';
 
 export interface Migration {
   version: number;
@@ -51,4 +52,5 @@ export const migrations: Migration[] = [
   { version: 20, name: '0020_remotes', sql: remotes },
   { version: 21, name: '0021_instance_accepts_prompts', sql: instanceAcceptsPrompts },
   { version: 22, name: '0022_backlog_indexes', sql: backlogIndexes },
+  { version: 23, name: '0023_index_missed_fires', sql: indexMissedFires },
 ];

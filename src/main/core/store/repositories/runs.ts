@@ -87,6 +87,22 @@ export interface RunFilter {
 
 const columns = 'id, instance_id, thread_id, source, source_id, status, prompt, scheduled_for, created_at, started_at, finished_at, error, stderr, session_id, resumed_session_id, replay_of, parent_run_id, depth, error_class, retry_of, start_after, outcome, summary, cost_usd, input_tokens, output_tokens';
 
+/** What ended a run for the failures in a row: cancelled says nothing either way. */
+const endingStatuses = "'succeeded', 'failed', 'timed_out', 'interrupted'";
+const failedStatuses = "'failed', 'timed_out', 'interrupted'";
+
+/** How many finished runs, newest first, failed before the first that succeeded. */
+const failuresInARowOf = (endings: readonly RunStatus[]): number => {
+  const firstSuccess = endings.indexOf('succeeded');
+  return firstSuccess === -1 ? endings.length : firstSuccess;
+};
+
+/** An automation's newest run and its failures in a row. */
+export interface LatestRuns {
+  latest: { id: string; createdAt: string; status: RunStatus } | undefined;
+  failuresInARow: number;
+}
+
 export function createRunsRepository(db: Database.Database, hooks: CommitHooks) {
   const changed = (runId: string, status?: RunStatus) => {
     if (hooks.wanted) hooks.announce(status === undefined ? { type: 'run', runId } : { type: 'run', runId, status });
@@ -160,6 +176,22 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
   );
   const attemptOf = db.prepare<[string], { attempt: number }>('SELECT attempt FROM runs WHERE id = ?');
   const setAttempt = db.prepare<[number, string]>('UPDATE runs SET attempt = ? WHERE id = ?');
+  // Each given automation's (or webhook's) newest run, and, when its newest finished run failed, its
+  // newest finished runs' statuses (as in recentEndings): one statement for any number of them, each
+  // answered from runs_by_source in its own order, so the cost follows the automations, not their
+  // history. Its newest run is most often its newest finished one too: then that is not looked up again.
+  const latestEach = db.prepare<{ ids: string; cap: number }, { source_id: string; id: string | null; created_at: string | null; status: RunStatus | null; endings: string | null }>(
+    `SELECT j.value AS source_id, l.id, l.created_at, l.status,
+       CASE WHEN (CASE WHEN l.status IN (${endingStatuses}) AND NOT EXISTS (SELECT 1 FROM runs a WHERE a.retry_of = l.id) THEN l.status
+                       ELSE (SELECT e.status FROM runs e WHERE e.source_id = j.value AND e.status IN (${endingStatuses}) AND NOT EXISTS (SELECT 1 FROM runs a WHERE a.retry_of = e.id)
+                             ORDER BY e.created_at DESC, e.id DESC LIMIT 1) END) IN (${failedStatuses})
+         THEN (SELECT group_concat(status, ',' ORDER BY created_at DESC, id DESC) FROM (
+                 SELECT e.status, e.created_at, e.id FROM runs e WHERE e.source_id = j.value AND e.status IN (${endingStatuses}) AND NOT EXISTS (SELECT 1 FROM runs a WHERE a.retry_of = e.id)
+                 ORDER BY e.created_at DESC, e.id DESC LIMIT @cap))
+       END AS endings
+     FROM json_each(@ids) j
+     LEFT JOIN runs l ON l.id = (SELECT n.id FROM runs n WHERE n.source_id = j.value ORDER BY n.created_at DESC, n.id DESC LIMIT 1)`,
+  );
 
   return {
     /** Queued runs that may start at `now` and whose instance is free (not stopped or still provisioning), oldest first. */
@@ -262,9 +294,21 @@ export function createRunsRepository(db: Database.Database, hooks: CommitHooks) 
     averageCosts: (since: string): Map<string, number> => new Map(averageCosts.all(since).map((row) => [row.source_id, row.average])),
     /** How many of its newest finished runs failed in a row (counting no further than `cap`). */
     failuresInARow(sourceId: string, cap: number): number {
-      const endings = recentEndings.all(sourceId, cap);
-      const firstSuccess = endings.findIndex((row) => row.status === 'succeeded');
-      return firstSuccess === -1 ? endings.length : firstSuccess;
+      return failuresInARowOf(recentEndings.all(sourceId, cap).map((row) => row.status));
+    },
+    /**
+     * For each of these automations (or webhooks): its newest run (as latestFor) and how many of its
+     * newest finished runs failed in a row (as failuresInARow, counting no further than `cap`).
+     */
+    latestEach(sourceIds: readonly string[], cap: number): Map<string, LatestRuns> {
+      const found = new Map<string, LatestRuns>();
+      for (const row of latestEach.all({ ids: JSON.stringify(sourceIds), cap })) {
+        found.set(row.source_id, {
+          latest: row.id === null ? undefined : { id: row.id, createdAt: row.created_at!, status: row.status! },
+          failuresInARow: row.endings === null ? 0 : failuresInARowOf(row.endings.split(',') as RunStatus[]),
+        });
+      }
+      return found;
     },
   };
 }

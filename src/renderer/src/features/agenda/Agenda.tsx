@@ -1,8 +1,8 @@
 // The Agenda: today and the next 7 days as a timeline per automation (a table: rows are
 // automations, columns days), each due fire a mark saying what became of it, or for one to come
 // what it may cost; the month's forecast spend and a legend. The table scrolls inside its own box.
-// The agenda is loaded as one page of at most 10,000 fires: when more fall in the window, the day
-// it stops in says so (paging them is for later).
+// The agenda is read a page at a time: while more fires fall in the window, the day the pages
+// shown stop in says so, and "Show more fires" below the table adds the next page.
 import { useEffect, useState } from 'react';
 import type { AgendaEntry } from '../../../../shared/contract';
 import { type AgendaRow, type Day, agendaRows, countsByKind, dayKey, daysFrom, kindOf, listedPerCell, markIcons, markKinds, markText, markWords } from './agenda-grid';
@@ -73,7 +73,7 @@ function Timeline({ rows, days, cut }: { rows: AgendaRow[]; days: Day[]; cut: Cu
             {days.map((day) => (
               <th scope="col" key={day.key}>
                 {day.label}
-                {cut?.dayKey === day.key && <div className="hint" data-testid="agenda-cut">only until {cut.at}: the first {cut.shown.toLocaleString('en-US')} fires are shown</div>}
+                {cut?.dayKey === day.key && <div className="hint" data-testid="agenda-cut">shown until {cut.at}: the first {cut.shown.toLocaleString('en-US')} fires so far</div>}
               </th>
             ))}
           </tr>
@@ -102,9 +102,10 @@ function Legend() {
 }
 
 export function Agenda() {
-  const { agenda, automations, loadAgenda } = useApp();
+  const { agenda, automations, loadAgenda, loadMoreAgenda } = useApp();
   const [{ days, from, to }] = useState(() => daysFrom(new Date(), shownDays));
   const action = useAction();
+  const more = useAction();
   const load = () => void action.run(() => loadAgenda(from.toISOString(), to.toISOString()));
   // Again whenever an automation changes or one of its runs starts or ends.
   const changed = automations.map((each) => `${each.updatedAt}${each.lastRunAt}${each.lastRunStatus}`).join();
@@ -133,12 +134,16 @@ export function Agenda() {
             <Empty title="Nothing due this week">Automations on a schedule show here, each fire on its day.</Empty>
           ) : (
             <>
-              {cut && (
-                <p className="warning-text" role="status" data-testid="agenda-cut-notice">
-                  Showing the first {cut.shown.toLocaleString('en-US')} fires of these {shownDays} days: more are due, so {days.find((day) => day.key === cut.dayKey)?.label ?? 'the last day shown'} is shown only until {cut.at}, and the days after it are not shown.
-                </p>
-              )}
               <Timeline rows={rows} days={days} cut={cut} />
+              {cut && (
+                <div className="bar">
+                  <p className="warning-text" role="status" data-testid="agenda-cut-notice">
+                    Showing the first {cut.shown.toLocaleString('en-US')} fires of these {shownDays} days: more are due, so {days.find((day) => day.key === cut.dayKey)?.label ?? 'the last day shown'} is shown only until {cut.at}, and the days after it are not shown yet.
+                  </p>
+                  <button type="button" onClick={() => void more.run(loadMoreAgenda)} disabled={more.busy}>Show more fires</button>
+                </div>
+              )}
+              {more.error && <ErrorLine message={`More fires could not be loaded: ${more.error.message}`} />}
             </>
           )}
           <Legend />
