@@ -130,4 +130,39 @@ describe('the Agenda view', () => {
     expect(screen.queryByTestId('agenda-cut')).toBeNull();
     unregister();
   });
+
+  it('keeps a "Show more fires" press made while a reload is under way (the reload reads as far as asked)', async () => {
+    const { client, unregister } = ipcClientOf(t);
+    const cursor = `${at(1, 10, 20)}|aut_01POLLER`;
+    const first = entries.filter((each) => each.dueAt <= at(1, 10, 20));
+    const rest = entries.filter((each) => each.dueAt > at(1, 10, 20));
+    let hold: Promise<void> | undefined;
+    const asked: CallInput['query'][] = [];
+    const answer = (query: CallInput['query']): AgendaShape => ({ from: String(query!.from), to: String(query!.to), entries: query!.after === undefined ? first : rest, nextAfter: query!.after === undefined ? cursor : null, forecastMonthUsd: null });
+    const store = createAppStore({
+      subscribe: (listener) => client.subscribe(listener),
+      call: (async (name: Parameters<StewardClient['call']>[0], input?: CallInput) => {
+        if (name !== 'agenda.get') return client.call(name, input);
+        asked.push(input?.query);
+        // A reload's first page is held until released: it was asked for before the press.
+        if (input?.query?.after === undefined && hold) await hold;
+        return { agenda: answer(input?.query) };
+      }) as StewardClient['call'],
+    });
+    renderWith(store, <Agenda />);
+    await screen.findByTestId('agenda-cut-notice');
+    let release!: () => void;
+    hold = new Promise<void>((resolve) => (release = resolve));
+    fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    await waitFor(() => expect(asked).toHaveLength(2));
+    fireEvent.click(screen.getByRole('button', { name: 'Show more fires' }));
+    await waitFor(() => expect(screen.queryByTestId('agenda-cut-notice')).toBeNull());
+    release();
+    hold = undefined;
+    // The reload lands with its first page, then reads on to what the press asked for: nothing is undone.
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Reload' }).hasAttribute('disabled')).toBe(false));
+    expect(screen.queryByTestId('agenda-cut-notice')).toBeNull();
+    expect(asked.filter((query) => query?.after === cursor).length).toBeGreaterThanOrEqual(2);
+    unregister();
+  });
 });

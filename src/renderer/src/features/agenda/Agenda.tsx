@@ -3,7 +3,7 @@
 // what it may cost; the month's forecast spend and a legend. The table scrolls inside its own box.
 // The agenda is read a page at a time: while more fires fall in the window, the day the pages
 // shown stop in says so, and "Show more fires" below the table adds the next page.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AgendaEntry } from '../../../../shared/contract';
 import { type AgendaRow, type Day, agendaRows, countsByKind, dayKey, daysFrom, kindOf, listedPerCell, markIcons, markKinds, markText, markWords } from './agenda-grid';
 import { formatUsd } from '../reliability/drafts';
@@ -11,6 +11,8 @@ import { Empty, ErrorLine, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 
 const shownDays = 8;
+/** The longest an agenda shown waits to read a change of its automations again. */
+const agendaReloadAfterChangeMs = 3000;
 const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 
 function Mark({ entry }: { entry: AgendaEntry }) {
@@ -107,9 +109,22 @@ export function Agenda() {
   const action = useAction();
   const more = useAction();
   const load = () => void action.run(() => loadAgenda(from.toISOString(), to.toISOString()));
-  // Again whenever an automation changes or one of its runs starts or ends.
+  useEffect(load, [loadAgenda]); // once: this window never changes while the view is shown
+  // Again when an automation changes or one of its runs starts or ends, at most once every few
+  // seconds: thirty automations due the same minute are one reload, not sixty.
   const changed = automations.map((each) => `${each.updatedAt}${each.lastRunAt}${each.lastRunStatus}`).join();
-  useEffect(load, [changed, loadAgenda]);
+  const reloadSoon = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const seen = useRef(changed);
+  useEffect(() => {
+    if (changed === seen.current) return;
+    seen.current = changed;
+    if (reloadSoon.current !== undefined) return; // the reload already due reads this change too
+    reloadSoon.current = setTimeout(() => {
+      reloadSoon.current = undefined;
+      load();
+    }, agendaReloadAfterChangeMs);
+  }, [changed]);
+  useEffect(() => () => clearTimeout(reloadSoon.current), []);
   const rows = agenda ? agendaRows(agenda.entries) : [];
   const failed = agenda?.entries.filter((entry) => kindOf(entry) === 'failed').length ?? 0;
   const missed = agenda?.entries.filter((entry) => kindOf(entry) === 'missed').length ?? 0;
@@ -140,7 +155,10 @@ export function Agenda() {
                   <p className="warning-text" role="status" data-testid="agenda-cut-notice">
                     Showing the first {cut.shown.toLocaleString('en-US')} fires of these {shownDays} days: more are due, so {days.find((day) => day.key === cut.dayKey)?.label ?? 'the last day shown'} is shown only until {cut.at}, and the days after it are not shown yet.
                   </p>
-                  <button type="button" onClick={() => void more.run(loadMoreAgenda)} disabled={more.busy}>Show more fires</button>
+                  {/* Busy, not disabled, while it loads: a disabled button drops the keyboard's focus. */}
+                  <button type="button" onClick={() => {
+                      if (!more.busy) void more.run(loadMoreAgenda);
+                    }} aria-busy={more.busy}>{more.busy ? 'Loading more fires…' : 'Show more fires'}</button>
                 </div>
               )}
               {more.error && <ErrorLine message={`More fires could not be loaded: ${more.error.message}`} />}

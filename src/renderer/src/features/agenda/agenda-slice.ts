@@ -17,14 +17,18 @@ export interface AgendaSlice {
 export const agendaSlice: Slice<AgendaSlice> = (set, get) => {
   const page = (from: string, to: string, after: string | null) =>
     get().client.call('agenda.get', { query: { from, to, limit: agendaPageSize, ...(after === null ? {} : { after }) } }).then((answer) => answer.agenda);
+  // How many fires of which window the person asked to see: every "Show more" raises it, and a
+  // reload under way reads up to it, so that a press made while one runs is never undone by it.
+  let wanted = { window: '', entries: 0 };
+  const windowOf = (from: string, to: string) => `${new Date(from).toISOString()}/${new Date(to).toISOString()}`;
 
   return {
     agenda: undefined,
     async loadAgenda(from, to) {
-      const shown = get().agenda;
-      const wanted = shown?.from === new Date(from).toISOString() && shown.to === new Date(to).toISOString() ? shown.entries.length : 0;
+      const window = windowOf(from, to);
+      if (wanted.window !== window) wanted = { window, entries: 0 };
       let agenda = await page(from, to, null);
-      while (agenda.nextAfter !== null && agenda.entries.length < wanted) {
+      while (agenda.nextAfter !== null && agenda.entries.length < wanted.entries) {
         const next = await page(from, to, agenda.nextAfter);
         agenda = { ...next, entries: [...agenda.entries, ...next.entries] };
       }
@@ -33,10 +37,16 @@ export const agendaSlice: Slice<AgendaSlice> = (set, get) => {
     async loadMoreAgenda() {
       const shown = get().agenda;
       if (!shown || shown.nextAfter === null) return;
+      const window = windowOf(shown.from, shown.to);
+      wanted = { window, entries: Math.max(wanted.window === window ? wanted.entries : 0, shown.entries.length + agendaPageSize) };
       const next = await page(shown.from, shown.to, shown.nextAfter);
-      // A reload that landed meanwhile stands: this page was read after what it replaced.
-      if (get().agenda !== shown) return;
-      set({ agenda: { ...next, entries: [...shown.entries, ...next.entries] } });
+      if (get().agenda === shown) {
+        set({ agenda: { ...next, entries: [...shown.entries, ...next.entries] } });
+        return;
+      }
+      // A reload landed meanwhile: it stands, read again as far as asked if it stopped short.
+      const current = get().agenda;
+      if (current && current.nextAfter !== null && current.entries.length < wanted.entries) await get().loadAgenda(shown.from, shown.to);
     },
   };
 };
