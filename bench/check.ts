@@ -6,6 +6,7 @@ import { guardsOf, tolerance, valueAt, withinTolerance } from './guards';
 
 const root = path.resolve(import.meta.dirname, '..');
 
+const attempts = 2;
 // Brief runs: enough to compare with the baseline beside them, not to publish.
 const brief: Record<string, string> = { BENCH_SECONDS: '3', BENCH_STARTUP_RUNS: '3', BENCH_SHORT: '1' };
 
@@ -19,13 +20,20 @@ async function main(): Promise<void> {
   for (const name of [...new Set(guards.map((guard) => guard.benchmark))]) {
     const run = benchmarks[name];
     if (!run) throw new Error(`docs/benchmarks.md guards ${name}, which bench/list.ts does not have`);
-    const result = await run();
-    for (const guard of guards.filter((each) => each.benchmark === name)) {
-      const measured = valueAt(result, guard.field);
-      const ok = withinTolerance(guard, measured);
-      if (!ok) failed++;
-      const bound = guard.better === 'higher' ? `at least ${(guard.recorded / tolerance).toFixed(3)}` : `at most ${(guard.recorded * tolerance).toFixed(3)}`;
-      process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${name} ${guard.field} = ${measured} (recorded ${guard.recorded}, ${guard.better} is better; ${bound})\n`);
+    const own = guards.filter((each) => each.benchmark === name);
+    // A brief run on a shared machine can be unlucky once; a regression is worse every time. So a
+    // benchmark that fails is run once more, and only a second failure counts.
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const result = await run();
+      const outcomes = own.map((guard) => ({ guard, measured: valueAt(result, guard.field) })).map((each) => ({ ...each, ok: withinTolerance(each.guard, each.measured) }));
+      const last = attempt === attempts || outcomes.every((each) => each.ok);
+      for (const { guard, measured, ok } of outcomes) {
+        const bound = guard.better === 'higher' ? `at least ${(guard.recorded / tolerance).toFixed(3)}` : `at most ${(guard.recorded * tolerance).toFixed(3)}`;
+        const verdict = ok ? 'ok  ' : last ? 'FAIL' : 'again';
+        process.stdout.write(`${verdict} ${name} ${guard.field} = ${measured} (recorded ${guard.recorded}, ${guard.better} is better; ${bound})\n`);
+        if (!ok && last) failed++;
+      }
+      if (last) break;
     }
   }
   if (failed > 0) {
