@@ -16,13 +16,17 @@ export function createWalSync(databaseFile: string) {
   function open(): number {
     if (fd !== undefined) return fd;
     // The WAL exists from the first commit on and lives as long as this connection: SQLite deletes
-    // it only when the last connection closes. Its name is made durable once, with its folder's.
-    fd = fs.openSync(walFile, 'r');
-    const dir = fs.openSync(path.dirname(walFile), 'r');
-    try {
-      fs.fsyncSync(dir);
-    } finally {
-      fs.closeSync(dir);
+    // it only when the last connection closes. Opened for writing, though nothing is written through
+    // it: Windows flushes only a handle that may write.
+    fd = fs.openSync(walFile, 'r+');
+    // Its name is made durable once, with its folder's (Windows has no folder to sync: NTFS journals it).
+    if (process.platform !== 'win32') {
+      const dir = fs.openSync(path.dirname(walFile), 'r');
+      try {
+        fs.fsyncSync(dir);
+      } finally {
+        fs.closeSync(dir);
+      }
     }
     return fd;
   }
