@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli, startDaemon } from '../test/support/processes';
+import { healthMs, residentMB } from './measure';
 
 const stalledReaders = Number(process.env.BENCH_STALLED_READERS ?? 50);
 const runs = 3;
@@ -20,33 +21,17 @@ const idleMs = 3_000;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 const round = (value: number) => Math.round(value * 10) / 10;
 
-function residentMB(pid: number): number {
-  const kB = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kB) / 1024;
-}
-
-/** One GET /api/health on a fresh connection, in milliseconds. */
-function healthMs(port: number): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    http
-      .get({ host: '127.0.0.1', port, path: '/api/health', agent: false }, (response) => {
-        response.resume();
-        response.on('end', () => resolve(performance.now() - started));
-      })
-      .on('error', () => resolve(Number.NaN));
-  });
-}
+const rss = (pid: number): number => residentMB(pid) ?? Number.NaN;
 
 /** Samples memory and health latency every 100 ms until `done` resolves. */
 async function sample(pid: number, port: number, done: Promise<unknown>): Promise<{ peakRssMB: number; health: number[] }> {
   let finished = false;
   void done.finally(() => (finished = true));
-  let peakRssMB = residentMB(pid);
+  let peakRssMB = rss(pid);
   const health: number[] = [];
   while (!finished) {
     health.push(await healthMs(port));
-    peakRssMB = Math.max(peakRssMB, residentMB(pid));
+    peakRssMB = Math.max(peakRssMB, rss(pid));
     await sleep(100);
   }
   return { peakRssMB, health };
@@ -123,7 +108,7 @@ export async function eventStreamBackpressureBench(): Promise<Record<string, unk
 
     await sleep(idleMs);
     const idle = await sample(pid, Number(port), sleep(idleMs));
-    const idleRssMB = residentMB(pid);
+    const idleRssMB = rss(pid);
 
     /** The runs, sampled until they end. */
     const load = async () => {
@@ -141,7 +126,7 @@ export async function eventStreamBackpressureBench(): Promise<Record<string, unk
     const readers = await Promise.all(readerKeys.map((key) => stalledReader(Number(port), key)));
     const withStalled = await load();
     await sleep(1_000);
-    const rssAfterMB = residentMB(pid);
+    const rssAfterMB = rss(pid);
     // A stalled reader only learns it was closed once it reads: read each.
     const closedReaders = (await Promise.all(readers.map(({ socket, closed }) => closedByDaemon(socket, closed)))).filter(Boolean).length;
     healthy.stop();

@@ -7,12 +7,12 @@
 // Short mode (bench:check): BENCH_SECONDS=2 samples idle for 2 s and has each run print 1,000 lines
 // a second of it (2,000); BENCH_LINES_PER_RUN sets the lines alone. Unless told: 3 s idle, 10,000 lines.
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { runCli, startDaemon } from '../test/support/processes';
+import { healthMs } from './measure';
 
 const runs = 3;
 const short = process.env.BENCH_SECONDS === undefined ? undefined : Number(process.env.BENCH_SECONDS);
@@ -28,19 +28,6 @@ const p95 = (values: number[]) => {
   const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] ?? Number.NaN;
 };
-
-/** One GET /api/health on a fresh connection, in milliseconds. */
-function healthMs(port: number): Promise<number> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    http
-      .get({ host: '127.0.0.1', port, path: '/api/health', agent: false }, (response) => {
-        response.resume();
-        response.on('end', () => resolve(performance.now() - started));
-      })
-      .on('error', () => resolve(Number.NaN));
-  });
-}
 
 /** Health latencies, one request every 50 ms, until `done` settles. */
 async function sampleHealth(port: number, done: Promise<unknown>): Promise<number[]> {

@@ -10,10 +10,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createCore } from '../src/main/core';
 import { silentLogger } from '../src/main/core/logger';
+import { median } from './measure';
 
 const calls = 300;
 const runs = 100;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function timed(count: number, call: (i: number) => Promise<unknown>): Promise<number> {
   const samples: number[] = [];

@@ -16,6 +16,7 @@ import { sandboxPolicy } from '../src/main/core/sandbox/policy';
 import { openSandbox } from '../src/main/core/sandbox/sandbox-run';
 import { etcSecrets } from '../src/main/core/sandbox/system-folders';
 import { defaultLimits } from '../src/shared/contract';
+import { median } from './measure';
 
 const runs = Number(process.env.BENCH_SANDBOX_RUNS ?? 40);
 
@@ -27,7 +28,6 @@ function exitOf(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: st
   });
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (value: number) => Math.round(value * 10) / 10;
 
 export async function sandboxBench(): Promise<Record<string, unknown>> {

@@ -14,9 +14,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { builtCli as cli, ensureBuilt } from './built';
+import { residentMB } from './measure';
 
 const root = path.resolve(import.meta.dirname, '..');
-const cli = path.join(root, 'out/main/cli.js');
+const roundedMB = (mb: number | null): number | null => (mb === null ? null : Math.round(mb));
 const runs = Number(process.env.BENCH_STARTUP_RUNS ?? (process.env.BENCH_SECONDS ? 3 : 7));
 const forms = (process.env.BENCH_STARTUP_FORMS ?? 'out,installed').split(',');
 const idleMs = 2_000;
@@ -39,16 +41,6 @@ const healthStatus = (port: number) =>
       })
       .on('error', () => resolve(0));
   });
-
-// Linux's /proc; elsewhere these figures are null.
-function residentMB(pid: number): number | null {
-  try {
-    const kB = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kB === undefined ? null : Math.round(Number(kB) / 1024);
-  } catch {
-    return null;
-  }
-}
 
 function cpuMs(pid: number): number | null {
   try {
@@ -91,7 +83,7 @@ async function measure(command: Command): Promise<Sample> {
     const readyMs = Math.round(performance.now() - started);
     const cpu = cpuMs(child.pid!);
     await sleep(idleMs);
-    return { readyMs, cpuMs: cpu, idleRssMB: residentMB(child.pid!) };
+    return { readyMs, cpuMs: cpu, idleRssMB: roundedMB(residentMB(child.pid!)) };
   } finally {
     await stop(child);
   }
@@ -150,8 +142,7 @@ async function compare(steward: Command, dataDir: string) {
 const targets = { readyMsBelow: 300, idleRssMBBelow: 80 };
 
 export async function startupBench(): Promise<Record<string, unknown>> {
-  const build = spawnSync(process.execPath, [path.join(root, 'scripts/ensure-build.mjs')], { stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('the build failed');
+  ensureBuilt();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'steward-bench-startup-'));
   try {
     const result: Record<string, unknown> = { benchmark: 'startup', runs, targets, loadAverage: os.loadavg().map((load) => Math.round(load * 100) / 100) };

@@ -20,6 +20,7 @@ import Database from 'better-sqlite3';
 import { newId } from '../src/main/core/ids';
 import { type Server, startBareServer, startDaemon } from '../test/support/processes';
 import { ensureBuilt, runBuiltCli } from './built';
+import { median } from './measure';
 
 const connections = 50;
 const sliceSeconds = 1;
@@ -68,8 +69,6 @@ async function load(url: string, duration: number, delivered = false): Promise<L
     errors: result.errors + result.timeouts,
   };
 }
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Slices of one case as one: requests per second over all of them, median latencies, counts added. */
 function combined(slices: Load[]): Load {
