@@ -135,19 +135,6 @@ export function createRunner(deps: RunnerDeps) {
   const sandboxes = createRunSandboxes({ store, dataDir: deps.dataDir, runsDir, publicUrl: deps.publicUrl, apiUrl: deps.apiUrl });
   const notices = createRefusalNotices(clock);
 
-  // Whether an instance is still there (not deleted with ?force while its run went on), asked once per
-  // group transaction rather than once per line: the writes of one batch run in one synchronous
-  // stretch, in which nothing else can delete it; the answer is forgotten right after.
-  const stillThere = new Map<string, boolean>();
-  function instanceKept(instanceId: string): boolean {
-    let kept = stillThere.get(instanceId);
-    if (kept === undefined) {
-      if (stillThere.size === 0) queueMicrotask(() => stillThere.clear());
-      stillThere.set(instanceId, (kept = store.instances.get(instanceId) !== undefined));
-    }
-    return kept;
-  }
-
   function line(run: Run, kind: ActivityKind, text: string, raw: Record<string, unknown>): void {
     store.activity.append({ instanceId: run.instanceId, runId: run.id, kind, label: labelOf(run), displayText: oneLine(text), raw: JSON.stringify(raw), timestamp: clock.now().toISOString() });
   }
@@ -209,7 +196,7 @@ export function createRunner(deps: RunnerDeps) {
     const { role, kind, text } = recordOf(event);
     void batcher
       .write(() => {
-        if (!instanceKept(run.instanceId)) return; // deleted with ?force while it ran
+        if (!store.instances.exists(run.instanceId)) return; // deleted with ?force while it ran
         if (role) store.threads.addMessage({ threadId: run.threadId, runId: run.id, role, content: text, createdAt: at });
         if (kind) line(run, kind, text, { type: event.type, runId: run.id, event: event.raw });
       })

@@ -57,6 +57,7 @@ export function createInstancesRepository(db: Database.Database, hooks: CommitHo
   const list = db.prepare<[], InstanceRow>(`SELECT ${columns} FROM instances ORDER BY created_at, id`);
   const get = db.prepare<[string], InstanceRow>(`SELECT ${columns} FROM instances WHERE id = ?`);
   const getDefault = db.prepare<[], InstanceRow>(`SELECT ${columns} FROM instances WHERE is_default = 1`);
+  const exists = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM instances WHERE id = ?');
   const budgetOf = db.prepare<[string], Pick<InstanceRow, 'id' | 'name' | 'budget'>>('SELECT id, name, budget FROM instances WHERE id = ?');
   const slugTaken = db.prepare<[string], { one: number }>('SELECT 1 AS one FROM instances WHERE slug = ?');
   const insert = db.prepare(`INSERT INTO instances (${columns})
@@ -80,6 +81,8 @@ export function createInstancesRepository(db: Database.Database, hooks: CommitHo
       const row = get.get(id);
       return row && toInstance(row);
     },
+    /** Whether it is there, without reading it (asked once per line an agent prints). */
+    exists: (id: string): boolean => exists.get(id) !== undefined,
     /** Its name and budget only: what every trigger checks, without reading the rest. */
     budgetOf(id: string): Pick<Instance, 'id' | 'name' | 'budget'> | undefined {
       const row = budgetOf.get(id);
