@@ -11,6 +11,9 @@ export type PreviousField = (typeof previousFields)[number];
 /** `{{previous.output}}` and its kin, spaces inside allowed: the rule the core renders chained prompts with. */
 export const previousPlaceholder = new RegExp(String.raw`\{\{\s*previous\.(${previousFields.join('|')})\s*\}\}`, 'g');
 
+/** `{{event}}` (the whole event, as JSON) and `{{event.a.b[0]}}` (one field): what an event trigger fills. */
+export const eventPlaceholder = /\{\{event([.[][^{}]*)?\}\}/g;
+
 // Steward's own form of a placeholder: a name (and a path) between double braces, no space inside.
 // Braces with spaces ({{ like this }}) are text: the way to send double braces to an agent as written.
 const placeholderLike = /\{\{([A-Za-z_][^{}\s]*)\}\}/g;
@@ -19,12 +22,14 @@ export type PlaceholderPlace = 'automation' | 'webhook';
 
 /** The placeholders each place takes, in words. */
 export const placeholderWords: Record<PlaceholderPlace, string> = {
-  automation: "{{previous.output}}, {{previous.status}}, {{previous.runId}} and {{previous.summary}}, the run it follows (for an automation that runs after another)",
+  automation: "{{previous.output}}, {{previous.status}}, {{previous.runId}} and {{previous.summary}}, the run it follows (for an automation that runs after another), and {{event}} and {{event.field}} (for one started by a file, a commit, a message or a feed item)",
   webhook: '{{payload}}, {{payload.a.b[0]}}, {{headers.name}} and {{query.name}}',
 };
 
 const isKnown = (token: string, place: PlaceholderPlace): boolean =>
-  place === 'automation' ? new RegExp(`^${previousPlaceholder.source}$`).test(token) : new RegExp(`^${webhookPlaceholder.source}$`).test(token);
+  place === 'automation'
+    ? new RegExp(`^${previousPlaceholder.source}$`).test(token) || new RegExp(`^${eventPlaceholder.source}$`).test(token)
+    : new RegExp(`^${webhookPlaceholder.source}$`).test(token);
 
 /** The placeholders in `text` that `place` does not fill, each once, in order. */
 export function unknownPlaceholders(text: string, place: PlaceholderPlace): string[] {
@@ -43,3 +48,6 @@ export function unknownPlaceholderProblem(text: string, place: PlaceholderPlace)
 
 /** Whether a prompt quotes the run it follows: only a chained automation fills those. */
 export const quotesPreviousRun = (prompt: string): boolean => new RegExp(previousPlaceholder.source).test(prompt);
+
+/** Whether a prompt quotes the event that started it: only an event trigger fills those. */
+export const quotesEvent = (prompt: string): boolean => new RegExp(eventPlaceholder.source).test(prompt);

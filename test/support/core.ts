@@ -32,7 +32,7 @@ export { type ApiResponse, request, tempDir } from './temp';
  * middle of a test that compares stored state before and after a request.
  */
 export async function startTestCore(
-  options: { clock?: Clock; dataDir?: string; notificationTiming?: NotificationTiming; httpLimits?: Partial<HttpLimits>; remoteTiming?: Partial<RemoteTiming> } = {},
+  options: { clock?: Clock; dataDir?: string; notificationTiming?: NotificationTiming; httpLimits?: Partial<HttpLimits>; remoteTiming?: Partial<RemoteTiming>; sourceBackoffMs?: (failures: number) => number } = {},
 ): Promise<TestCore> {
   const dataDir = options.dataDir ?? tempDir();
   const core = await createCore({
@@ -43,6 +43,7 @@ export async function startTestCore(
     notificationTiming: options.notificationTiming,
     httpLimits: options.httpLimits,
     remoteTiming: options.remoteTiming,
+    sourceBackoffMs: options.sourceBackoffMs,
   });
   const { key } = core.services.apiKeys.create('test');
   return {

@@ -18,7 +18,7 @@ describe('unknown placeholders', () => {
   });
   it('says what is wrong and what the place takes', () => {
     expect(unknownPlaceholderProblem('{{nosuch}}', 'automation')).toBe(
-      "Unknown placeholder {{nosuch}}: it would be sent as written. An automation's prompt takes {{previous.output}}, {{previous.status}}, {{previous.runId}} and {{previous.summary}}, the run it follows (for an automation that runs after another); to send double braces as text, put a space inside them, as {{ this }}.",
+      "Unknown placeholder {{nosuch}}: it would be sent as written. An automation's prompt takes {{previous.output}}, {{previous.status}}, {{previous.runId}} and {{previous.summary}}, the run it follows (for an automation that runs after another), and {{event}} and {{event.field}} (for one started by a file, a commit, a message or a feed item); to send double braces as text, put a space inside them, as {{ this }}.",
     );
     expect(unknownPlaceholderProblem('fine', 'webhook')).toBeUndefined();
   });

@@ -1,9 +1,10 @@
 // All services, wired to one context: the core's composition root for what runs on its own.
 import path from 'node:path';
 import { adminCaller } from './caller';
-import { createRunSandboxes, probeIdOf, removeLeftoverProbeDirs } from './sandbox/run-sandbox';
+import { createRunSandboxes, portOf, probeIdOf, removeLeftoverProbeDirs } from './sandbox/run-sandbox';
 import { createRunner } from './runner/runner';
 import { createScheduler } from './scheduler/scheduler';
+import { createSourceManager } from './sources/source-manager';
 import { createSecretBox } from './secrets';
 import { createTunnel } from './tunnel/tunnel';
 import { createActivityService } from './services/activity';
@@ -88,6 +89,16 @@ export function createServices(context: ServiceContext) {
   });
   const webhookDirectory = createWebhookDirectory(context.store);
   const scheduler = createScheduler({ store, clock: context.clock, logger: context.logger });
+  const sources = createSourceManager({
+    store,
+    clock: context.clock,
+    logger: context.logger,
+    revealSecret,
+    stewardPort: () => portOf(context.baseUrl()),
+    paused: () => scheduler.isPaused(),
+    backoffMs: context.sourceBackoffMs,
+  });
+  scheduler.onPausedChange((paused) => void sources.setPaused(paused));
   const deliveryLog = createDeliveryLog(context);
   // What the remote Stewards announce, for the live events and the run notifier made below.
   const remoteEvents = createEventHub<LiveEvent>();
@@ -154,7 +165,8 @@ export function createServices(context: ServiceContext) {
     scheduler,
     runner,
     tunnel,
-    automations: createAutomationsService(context, instances, runs, scheduler),
+    sources,
+    automations: createAutomationsService(context, instances, runs, scheduler, sources),
     fires: createFiresService(context),
     agenda: createAgendaService(context, scheduler),
     /** An automation's spend, per day, average and forecast. */
@@ -202,6 +214,7 @@ export function createServices(context: ServiceContext) {
         ['runner', () => runner.start(dispatch), () => runner.stop()],
         ['approvals', () => approvals.start(), () => approvals.stop()],
         ['scheduler', () => scheduler.start(), () => scheduler.stop()],
+        ['event sources', () => sources.start(), () => sources.stop()],
         ['activity retention', () => activity.startRetention(), () => activity.stopRetention()],
         ['tunnel', () => void tunnel.resume(), () => tunnel.close()],
         ['remotes', () => remotes.start(), () => remotes.stop()],

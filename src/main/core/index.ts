@@ -50,6 +50,8 @@ export interface CoreOptions {
   httpLimits?: Partial<HttpLimits>;
   /** How remote Stewards are retried and checked; tests shorten it. */
   remoteTiming?: Partial<RemoteTiming>;
+  /** The wait before an event source's next attempt after `failures` failed ones; tests shorten it. */
+  sourceBackoffMs?: (failures: number) => number;
 }
 
 export interface Core {
@@ -99,6 +101,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
       baseUrl: () => url,
       notificationTiming: options.notificationTiming,
       remoteTiming: options.remoteTiming,
+      sourceBackoffMs: options.sourceBackoffMs,
       // The tunnel forwards to a listener of trigger routes only, built from the same services and
       // operations as the API (`api`, made below: a tunnel starts only once the core has).
       startTriggerListener: async () => {

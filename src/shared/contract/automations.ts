@@ -9,6 +9,7 @@ import { Budget } from './budgets';
 import { AutomationHealth } from './fires';
 import { RetryPolicy } from './retries';
 import { ApprovalPolicy } from './approvals';
+import { AutomationTrigger, SourceHealth } from './triggers';
 
 export const CronExpression = z.string().superRefine((value, ctx) => {
   const problem = cronProblem(value);
@@ -21,21 +22,13 @@ export const Timezone = z.string().superRefine((value, ctx) => {
   }
 });
 
-export const catchUpModes = ['latest', 'skip'] as const;
-export const CatchUp = z.enum(catchUpModes).describe('After missed fires: run the latest one within 24 h late ("latest"), or skip them all');
+export const catchUpModes = ['latest', 'skip', 'all'] as const;
+export const CatchUp = z
+  .enum(catchUpModes)
+  .describe('After fires missed while Steward was off: run the latest one within 24 h late ("latest"), skip them all ("skip"), or, for an event trigger, run each event found ("all", an event trigger\'s default)');
 
 /** The finished statuses a chained automation can follow. */
 export const chainableStatuses = endedRunStatuses;
-
-export const AutomationTrigger = z
-  .strictObject({
-    after: z.strictObject({
-      automationId: z.string().min(1),
-      on: z.array(z.enum(chainableStatuses)).min(1).default(['succeeded']).describe('Which endings of its run start this one'),
-    }),
-  })
-  .describe('Run after another automation\'s run ends, instead of on a schedule; the prompt takes {{previous.output}}, {{previous.status}}, {{previous.runId}}, {{previous.summary}}');
-export type AutomationTrigger = z.infer<typeof AutomationTrigger>;
 
 export const Prompt = z
   .string()
@@ -50,8 +43,8 @@ export const Automation = z.object({
   id: Id('aut'),
   name: z.string(),
   prompt: z.string(),
-  cronExpression: z.string().nullable().describe('null for an automation triggered after another'),
-  trigger: AutomationTrigger.nullable().describe('null for one on a schedule'),
+  cronExpression: z.string().nullable().describe('null for an automation with a trigger'),
+  trigger: AutomationTrigger.nullable().describe('null for one on a cron schedule'),
   timezone: z.string(),
   enabled: z.boolean(),
   catchUp: CatchUp,
@@ -61,6 +54,7 @@ export const Automation = z.object({
   budget: Budget,
   approval: ApprovalPolicy,
   health: AutomationHealth,
+  source: SourceHealth.nullable(),
   instanceId: Id('ins'),
   threadId: Id('thr'),
   createdByRunId: z.string().nullable().optional().describe("The run whose agent made it (through Steward's tools); its runs are that run's children. null: made by a person"),
@@ -80,7 +74,7 @@ export const AutomationCreate = z
     trigger: AutomationTrigger.optional(),
     timezone: Timezone.default('UTC'),
     enabled: z.boolean().default(true),
-    catchUp: CatchUp.default('latest'),
+    catchUp: CatchUp.optional().describe('Default: latest; all for an event trigger'),
     notify: NotifyOverride.default('default'),
     memory: Memory.default('fresh'),
     retry: RetryPolicy.optional().describe('Default: no retry'),
@@ -90,7 +84,7 @@ export const AutomationCreate = z
   })
   .superRefine((value, ctx) => {
     if ((value.cronExpression === undefined) === (value.trigger === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['cronExpression'], message: 'Give either cronExpression (a schedule) or trigger (after another automation), not both and not neither', params: { code: 'invalid_trigger' } });
+      ctx.addIssue({ code: 'custom', path: ['cronExpression'], message: 'Give either cronExpression (a cron schedule) or trigger (after, at, every, watch, git, mail or feed), not both and not neither', params: { code: 'invalid_trigger' } });
     }
   });
 
@@ -98,7 +92,7 @@ export const AutomationUpdate = z.strictObject({
   name: Name.optional(),
   prompt: Prompt.optional(),
   cronExpression: CronExpression.optional().describe('Switches a chained automation to this schedule'),
-  trigger: AutomationTrigger.optional().describe('Switches a scheduled automation to run after another'),
+  trigger: AutomationTrigger.optional().describe('Switches a cron-scheduled automation to this trigger (or one trigger to another)'),
   timezone: Timezone.optional(),
   enabled: z.boolean().optional(),
   catchUp: CatchUp.optional(),

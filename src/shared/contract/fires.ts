@@ -9,10 +9,10 @@ export const FireState = z
   .describe('fired: ran on time; caught-up: ran late after Steward was off; skipped: not run, see reason; missed: Steward was not running');
 export type FireState = z.infer<typeof FireState>;
 
-export const fireReasons = ['overlap', 'catch_up', 'budget', 'instance_stopped', 'steward_off'] as const;
+export const fireReasons = ['overlap', 'catch_up', 'budget', 'instance_stopped', 'steward_off', 'filter'] as const;
 export const FireReason = z
   .enum(fireReasons)
-  .describe("overlap: its previous run was still queued or running; catch_up: the automation's catch-up policy left it unrun; budget: over its budget; instance_stopped: its instance was stopped; steward_off: Steward was not running");
+  .describe("overlap: its previous run was still queued or running; catch_up: the automation's catch-up policy left it unrun; budget: over its budget; instance_stopped: its instance was stopped; steward_off: Steward was not running; filter: the event did not pass the trigger's filter");
 export type FireReason = z.infer<typeof FireReason>;
 
 export const Fire = z.object({
@@ -21,6 +21,7 @@ export const Fire = z.object({
   state: FireState,
   reason: FireReason.nullable(),
   detail: z.string().nullable().describe('Why, in words, when it did not run'),
+  event: z.string().nullable().describe('For an event trigger: what happened, in words ("invoice.pdf created", "3 commits pushed to main")'),
   runId: z.string().nullable(),
   runStatus: RunStatus.nullable().describe("Its run's status now"),
   recordedAt: Timestamp,

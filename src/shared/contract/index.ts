@@ -66,6 +66,7 @@ export * from './runs';
 export * from './sandbox';
 export * from './secrets';
 export * from './settings';
+export * from './triggers';
 export * from './tunnel';
 export * from './webhook-rules';
 export * from './webhooks';

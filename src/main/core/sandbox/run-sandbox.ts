@@ -85,7 +85,7 @@ export interface RunSandboxDeps {
 }
 
 /** The port of Steward's own API, from its URL. */
-function portOf(url: string | undefined): number | undefined {
+export function portOf(url: string | undefined): number | undefined {
   if (url === undefined) return undefined;
   const parsed = new URL(url);
   return Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80));

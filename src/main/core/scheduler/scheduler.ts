@@ -4,7 +4,8 @@
 // were missed (app closed, machine asleep) are dealt with at start and on such a jump: the latest
 // one within 24 h runs once, late, and the rest are skipped with an activity line. Every due fire
 // is recorded (fires table): fired, caught-up, skipped with why, or missed while Steward was off.
-import { type Schedule, compileSchedule } from '../../../shared/cron';
+import type { Schedule } from '../../../shared/cron';
+import { scheduleOf } from './schedule-of';
 import type { Logger } from '../logger';
 import type { Store } from '../store';
 import type { AutomationRecord } from '../store/repositories/automations';
@@ -53,6 +54,7 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
   let timer: unknown;
   let expectedAt: number | undefined;
   let running = false;
+  const pausedListeners: ((paused: boolean) => void)[] = [];
 
   const paused = (): boolean => store.settings.get(pausedKey) === 'true';
 
@@ -116,6 +118,14 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
   function setLastFire(automation: AutomationRecord, at: Date): void {
     automation.lastFireAt = at.toISOString();
     store.automations.setLastFire(automation.id, automation.lastFireAt);
+  }
+
+  /** An `at` automation whose time has been dealt with is done: disabled, kept with its run. */
+  function finishOnce(entry: Entry): void {
+    if (entry.automation.trigger?.at === undefined || entry.next !== null) return;
+    const current = store.automations.get(entry.automation.id);
+    if (current?.enabled) store.automations.save({ ...current, enabled: false, lastFireAt: entry.automation.lastFireAt, updatedAt: clock.now().toISOString() });
+    entries.delete(entry.automation.id);
   }
 
   /** The latest fire in (from, now], searching back from now so that the work stays small. */
@@ -183,9 +193,9 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
   }
 
   function load(automation: AutomationRecord, now: Date | null): void {
-    // One that runs after another automation has no schedule: its predecessor's runs start it.
-    if (automation.cronExpression === null) return;
-    const schedule = compileSchedule(automation.cronExpression, automation.timezone);
+    // One that runs after another automation, or on events, has no schedule: its predecessor's runs, or its source, start it.
+    const schedule = scheduleOf(automation);
+    if (schedule === null) return;
     // At start, catchUp works out the next fire along with the missed ones.
     entries.set(automation.id, { automation, schedule, next: now && nextAfter(schedule, automation, now) });
   }
@@ -210,6 +220,7 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
     store.transaction(() => {
       const report: OffReport = { missed: 0, caughtUp: 0, automations: new Set() };
       for (const entry of entries.values()) catchUp(entry, now, cause, report);
+      for (const entry of [...entries.values()]) finishOnce(entry);
       for (const id of report.automations) checkAlarm(store, id, now);
       if (cause === 'start') {
         const offSince = store.settings.get(aliveKey);
@@ -242,6 +253,7 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
           keepAlive(now);
         });
         for (const entry of due) entry.next = nextAfter(entry.schedule, entry.automation, now);
+        store.transaction(() => due.forEach(finishOnce));
       }
     } catch (error) {
       // Nothing of the failed fires was stored (one transaction); they stay due and are tried again.
@@ -313,6 +325,14 @@ export function createScheduler({ store, clock, logger }: SchedulerDeps) {
         entry.next = nextAfter(entry.schedule, entry.automation, now);
       }
       arm();
+      for (const listener of pausedListeners) listener(value);
+    },
+
+    isPaused: (): boolean => paused(),
+
+    /** Hears pause and resume (the event sources stop and start with the schedules). */
+    onPausedChange(listener: (paused: boolean) => void): void {
+      pausedListeners.push(listener);
     },
 
     /** The fires still to come in [from, to) after the cursor, in order; none while paused. */

@@ -6,7 +6,8 @@ import { postNotice } from './notices';
 
 export function checkAlarm(store: Store, automationId: string, at: Date): void {
   const automation = store.automations.get(automationId);
-  if (!automation) return;
+  // A source that stopped listening holds its own alarm until it listens again (source-manager.ts).
+  if (!automation || automation.alarm === 'deaf') return;
   const { health } = automationHealth({ store, now: () => at }, automation.id, null);
   const state = health.state === 'healthy' ? null : health.state;
   if (state === automation.alarm || (state !== null && automation.alarm !== null)) return;

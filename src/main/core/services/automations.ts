@@ -2,7 +2,6 @@
 // An update that changes nothing writes nothing.
 import type { z } from 'zod';
 import { type Automation, type AutomationCreate, type AutomationUpdate, type Run, noApproval, noRetry } from '../../../shared/contract';
-import { nextFireTimes } from '../../../shared/cron';
 import { AppError } from '../../../shared/errors';
 import { newId } from '../ids';
 import type { Scheduler } from '../scheduler/scheduler';
@@ -16,12 +15,36 @@ import { automationsHealth } from './automation-health';
 import { assertWithinBudget } from './budgets';
 import { assertChainable, disableFollowers } from './chain-rules';
 import { promptByHand } from './chains';
+import { scheduleOf } from '../scheduler/schedule-of';
+import type { SourceManager } from '../sources/source-manager';
+import { renderEventPrompt } from '../sources/event-prompt';
+import { eventKindOf } from '../../../shared/contract';
+import { quotesEvent } from '../../../shared/placeholders';
+
+/** The rules between a trigger and the rest of the automation that no one field's schema can check. */
+function assertTriggerFits(record: AutomationRecord, now: Date, checkAt: boolean): void {
+  const event = eventKindOf(record.trigger) !== undefined;
+  if (!event && record.catchUp === 'all') {
+    throw new AppError('invalid_field', 'catchUp "all" is for an event trigger (watch, git, mail, feed): a schedule catches up with latest or skip.', { field: 'catchUp' });
+  }
+  if (!event && quotesEvent(record.prompt)) {
+    throw new AppError('invalid_field', 'The prompt quotes {{event…}}, which only an event trigger (watch, git, mail, feed) fills: it would be sent as written.', { field: 'prompt' });
+  }
+  const at = record.trigger?.at;
+  if (at !== undefined && record.enabled && checkAt) {
+    const schedule = scheduleOf(record);
+    if (schedule && schedule.next(new Date(now.getTime() - 1), 1).length === 0) {
+      throw new AppError('invalid_field', `trigger.at ${at} (${record.timezone}) is in the past: give a time to come.`, { field: 'trigger.at' });
+    }
+  }
+}
 
 export function createAutomationsService(
   context: ServiceContext,
   instances: InstancesService,
   runs: RunsService,
   scheduler: Scheduler,
+  sources: SourceManager,
 ) {
   const { store } = context;
 
@@ -30,12 +53,12 @@ export function createAutomationsService(
   // cron search and timezone conversions per fire) was half of what a list of thousands cost.
   const nextRunsKept = new Map<string, { schedule: string; fromAt: number; firstAt: number; nextRuns: string[] }>();
   function nextRunsOf(record: AutomationRecord): string[] {
-    if (!record.enabled || record.cronExpression === null) return [];
+    if (!record.enabled || (record.cronExpression === null && record.trigger?.at === undefined && record.trigger?.every === undefined)) return [];
     const now = context.now();
-    const schedule = `${record.cronExpression}\n${record.timezone}`;
+    const schedule = `${record.cronExpression}\n${JSON.stringify(record.trigger)}\n${record.timezone}`;
     const kept = nextRunsKept.get(record.id);
     if (kept?.schedule === schedule && now.getTime() >= kept.fromAt && now.getTime() < kept.firstAt) return kept.nextRuns;
-    const times = nextFireTimes(record.cronExpression, record.timezone, 5, now);
+    const times = scheduleOf(record)?.next(now, 5) ?? [];
     const nextRuns = times.map((date) => date.toISOString());
     // A schedule that never fires again is worked out again each time: it is rare and cheap.
     if (times.length > 0) nextRunsKept.set(record.id, { schedule, fromAt: now.getTime(), firstAt: times[0].getTime(), nextRuns });
@@ -54,7 +77,7 @@ export function createAutomationsService(
         id: record.id, name: record.name, prompt: record.prompt, cronExpression: record.cronExpression, trigger: record.trigger, timezone: record.timezone, enabled: record.enabled,
         catchUp: record.catchUp, notify: record.notify, memory: record.memory, retry: record.retry, budget: record.budget, approval: record.approval, instanceId: record.instanceId,
         threadId: record.threadId, createdByRunId: record.createdByRunId, createdAt: record.createdAt, updatedAt: record.updatedAt,
-        nextRuns: nextRuns.get(record.id)!, health: shown, lastRunAt: lastRun?.createdAt ?? null, lastRunStatus: lastRun?.status ?? null,
+        nextRuns: nextRuns.get(record.id)!, health: shown, source: sources.health(record), lastRunAt: lastRun?.createdAt ?? null, lastRunStatus: lastRun?.status ?? null,
       };
     });
   }
@@ -83,10 +106,10 @@ export function createAutomationsService(
           name: input.name,
           prompt: input.prompt,
           cronExpression: input.cronExpression?.trim() ?? null,
-          trigger: input.trigger ?? null,
+          trigger: withAnchor(input.trigger ?? null, now),
           timezone: input.timezone,
           enabled: input.enabled,
-          catchUp: input.catchUp,
+          catchUp: input.catchUp ?? (eventKindOf(input.trigger ?? null) ? 'all' : 'latest'),
           notify: input.notify,
           memory: input.memory,
           retry: input.retry ?? noRetry,
@@ -101,10 +124,12 @@ export function createAutomationsService(
           updatedAt: now,
         };
         assertChainable(store, created);
+        assertTriggerFits(created, context.now(), true);
         store.automations.save(created);
         return created;
       });
       scheduler.sync(created.id);
+      void sources.sync(created.id);
       return presentOne(created);
     },
 
@@ -117,14 +142,18 @@ export function createAutomationsService(
           ...fields,
           // A schedule and a trigger exclude each other: giving one drops the other.
           cronExpression: trigger ? null : cronExpression?.trim(),
-          trigger: cronExpression !== undefined ? null : trigger,
+          trigger: cronExpression !== undefined ? null : withAnchor(trigger ?? null, now) ?? undefined,
           instanceId: given(instanceId, (named) => instances.target(named).id),
           updatedAt: now,
         });
         if (unchanged(next, current, ['updatedAt'])) return undefined;
         // A new schedule, or a schedule switched back on, starts from now: nothing before counts as missed.
-        const restarted = next.cronExpression !== current.cronExpression || next.timezone !== current.timezone || (next.enabled && !current.enabled);
+        const triggerChanged = JSON.stringify(next.trigger) !== JSON.stringify(current.trigger);
+        const restarted = next.cronExpression !== current.cronExpression || triggerChanged || next.timezone !== current.timezone || (next.enabled && !current.enabled);
         if (restarted) next.lastFireAt = now;
+        // A source watching something else starts afresh: the old cursor says nothing of it.
+        if (triggerChanged) store.sourceState.clear(id);
+        if (triggerChanged || patch.prompt !== undefined || patch.catchUp !== undefined || patch.enabled) assertTriggerFits(next, context.now(), triggerChanged || Boolean(patch.enabled));
         // A follower left disabled by its predecessor's deletion may be renamed, not switched on.
         if (next.enabled || patch.trigger) assertChainable(store, next);
         store.automations.save(next);
@@ -132,6 +161,7 @@ export function createAutomationsService(
       });
       if (!updated) return presentOne(record(id));
       scheduler.sync(id);
+      void sources.sync(id);
       return presentOne(updated);
     },
 
@@ -141,10 +171,12 @@ export function createAutomationsService(
         store.automations.delete(id);
         nextRunsKept.delete(id);
         store.fires.deleteFor(id);
+        store.sourceState.clear(id);
         store.threads.delete(current.threadId);
         disableFollowers(store, id, isoNow(context));
       });
       scheduler.sync(id);
+      void sources.sync(id);
     },
 
     /** Queues a run of the automation's prompt now, whatever its schedule or enabled switch. */
@@ -152,11 +184,17 @@ export function createAutomationsService(
       const run = store.transaction(() => {
         const current = record(id);
         assertWithinBudget(store, { instanceId: current.instanceId, automation: current }, context.now());
-        return runs.enqueue({ instanceId: current.instanceId, threadId: current.threadId, source: 'automation', sourceId: id, prompt: promptByHand(store, current), parentRunId: current.createdByRunId });
+        return runs.enqueue({ instanceId: current.instanceId, threadId: current.threadId, source: 'automation', sourceId: id, prompt: eventKindOf(current.trigger) ? renderEventPrompt(current.prompt, null) : promptByHand(store, current), parentRunId: current.createdByRunId });
       });
       return run;
     },
   };
+}
+
+/** An `every` trigger counts from when it was made unless it names its anchor. */
+function withAnchor(trigger: AutomationRecord['trigger'], now: string): AutomationRecord['trigger'] {
+  if (trigger?.every === undefined || trigger.every.from !== undefined) return trigger;
+  return { ...trigger, every: { ...trigger.every, from: now } };
 }
 
 export type AutomationsService = ReturnType<typeof createAutomationsService>;

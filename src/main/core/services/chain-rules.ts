@@ -4,13 +4,14 @@
 import { AppError } from '../../../shared/errors';
 import type { AutomationRecord } from '../store/repositories/automations';
 import type { Store } from '../store';
+import { followedId } from '../scheduler/schedule-of';
 
 const field = 'trigger.after.automationId';
 
 /** 400 invalid_field when the predecessor is missing, 400 cycle (naming the loop) when following it closes one. */
 export function assertChainable(store: Store, automation: Pick<AutomationRecord, 'id' | 'name' | 'trigger'>): void {
-  if (automation.trigger === null) return;
-  const predecessorId = automation.trigger.after.automationId;
+  const predecessorId = followedId(automation);
+  if (predecessorId === undefined) return;
   let current = store.automations.get(predecessorId);
   if (!current) throw new AppError('invalid_field', `No automation ${predecessorId} to run after: ${field} must name an existing automation.`, { field });
   const loop = [automation.name];
@@ -21,7 +22,8 @@ export function assertChainable(store: Store, automation: Pick<AutomationRecord,
       throw new AppError('cycle', `This would make a loop of automations that start each other forever: ${loop.join(' → ')}. Pick another automation to run after, or a schedule.`, { field });
     }
     seen.add(current.id);
-    current = current.trigger ? store.automations.get(current.trigger.after.automationId) : undefined;
+    const next = followedId(current);
+    current = next === undefined ? undefined : store.automations.get(next);
   }
 }
 

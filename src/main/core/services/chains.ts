@@ -4,6 +4,7 @@
 // child, so a chain counts toward runner.maxRunDepth like runs that agents start; a follower over
 // its budget is skipped as its scheduled fire would be.
 import type { Run } from '../../../shared/contract';
+import { followedId } from '../scheduler/schedule-of';
 import { type PreviousField, previousPlaceholder } from '../../../shared/placeholders';
 import type { AutomationRecord } from '../store/repositories/automations';
 import type { Store } from '../store';
@@ -33,13 +34,14 @@ export function renderChainPrompt(template: string, previous: PreviousRun = noPr
 
 /** The prompt of a follower started by hand ("Run now"): after its predecessor's latest finished run, if any. */
 export function promptByHand(store: Store, automation: AutomationRecord): string {
-  if (automation.trigger === null) return automation.prompt;
-  const latest = store.runs.latestFor(automation.trigger.after.automationId);
+  const predecessorId = followedId(automation);
+  if (predecessorId === undefined) return automation.prompt;
+  const latest = store.runs.latestFor(predecessorId);
   const run = latest && store.runs.get(latest.id);
   return renderChainPrompt(automation.prompt, run && run.finishedAt !== null ? previousOf(store, run) : undefined);
 }
 
-const follows = (follower: AutomationRecord, run: Run): boolean => (follower.trigger?.after.on as readonly string[] | undefined)?.includes(run.status) === true;
+const follows = (follower: AutomationRecord, run: Run): boolean => (follower.trigger?.after?.on as readonly string[] | undefined)?.includes(run.status) === true;
 
 /** Queues the runs of the automations chained after `run`; the caller owns the transaction (the run's end). */
 export function chainAfter(store: Store, run: Run, at: Date): void {

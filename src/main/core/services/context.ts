@@ -21,6 +21,8 @@ export interface ServiceContext {
   notificationTiming?: NotificationTiming;
   /** How remotes are retried and checked; tests shorten it. */
   remoteTiming?: Partial<RemoteTiming> | undefined;
+  /** The wait before an event source's next attempt after `failures` failed ones; tests shorten it. */
+  sourceBackoffMs?: ((failures: number) => number) | undefined;
 }
 
 export function isoNow(context: Pick<ServiceContext, 'now'>): string {

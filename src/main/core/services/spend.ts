@@ -3,7 +3,8 @@
 // fires as often as the one it follows).
 import type { Spend } from '../../../shared/contract';
 import { reportsCost } from '../../../shared/agent-costs';
-import { compileSchedule } from '../../../shared/cron';
+import type { Schedule } from '../../../shared/cron';
+import { followedId, scheduleOf } from '../scheduler/schedule-of';
 import { AppError } from '../../../shared/errors';
 import type { Store } from '../store';
 import type { AutomationRecord } from '../store/repositories/automations';
@@ -37,9 +38,9 @@ function add(day: SpendDay, run: RunSpend): void {
 
 const average = (values: number[]): number | null => (values.length === 0 ? null : values.reduce((sum, value) => sum + value, 0) / values.length);
 
-function schedulesAhead(expression: string, timezone: string, now: Date): number {
+function schedulesAhead(schedule: Schedule, now: Date): number {
   const window = days * dayMs;
-  const fires = compileSchedule(expression, timezone).between(now, new Date(now.getTime() + window), maxCounted);
+  const fires = schedule.between(now, new Date(now.getTime() + window), maxCounted);
   if (fires.length < maxCounted) return fires.length;
   const covered = fires.at(-1)!.getTime() - now.getTime();
   return Math.round((fires.length * window) / covered);
@@ -50,8 +51,9 @@ function firesAhead(store: Store, automation: AutomationRecord, now: Date): numb
   let current: AutomationRecord | undefined = automation;
   for (let link = 0; current && link < maxChain; link++) {
     if (!current.enabled) return 0;
-    if (current.cronExpression !== null) return schedulesAhead(current.cronExpression, current.timezone, now);
-    const after: string | undefined = current.trigger?.after.automationId;
+    const schedule = scheduleOf(current);
+    if (schedule !== null) return schedulesAhead(schedule, now);
+    const after = followedId(current);
     current = after === undefined ? undefined : store.automations.get(after);
   }
   return 0;

@@ -8,6 +8,7 @@ import { createApprovalsRepository } from './repositories/approvals';
 import { createAutomationsRepository } from './repositories/automations';
 import { createDeliveriesRepository } from './repositories/deliveries';
 import { createFiresRepository } from './repositories/fires';
+import { createSourceStateRepository } from './repositories/source-state';
 import { createInstancesRepository } from './repositories/instances';
 import { createNotificationChannelsRepository } from './repositories/notification-channels';
 import { createNotificationDeliveriesRepository } from './repositories/notification-deliveries';
@@ -39,6 +40,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     automations: createAutomationsRepository(db, hooks),
     deliveries: createDeliveriesRepository(db, hooks),
     fires: createFiresRepository(db),
+    sourceState: createSourceStateRepository(db),
     instances: createInstancesRepository(db, hooks),
     notificationChannels: createNotificationChannelsRepository(db),
     notificationDeliveries: createNotificationDeliveriesRepository(db),

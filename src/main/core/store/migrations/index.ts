@@ -22,6 +22,7 @@ import remotes from './0020_remotes';
 import instanceAcceptsPrompts from './0021_instance_accepts_prompts';
 import backlogIndexes from './0022_backlog_indexes';
 import indexMissedFires from './0023_index_missed_fires';
+import eventSources from './0024_event_sources';
 
 export interface Migration {
   version: number;
@@ -53,4 +54,5 @@ export const migrations: Migration[] = [
   { version: 21, name: '0021_instance_accepts_prompts', sql: instanceAcceptsPrompts },
   { version: 22, name: '0022_backlog_indexes', sql: backlogIndexes },
   { version: 23, name: '0023_index_missed_fires', sql: indexMissedFires },
+  { version: 24, name: '0024_event_sources', sql: eventSources },
 ];

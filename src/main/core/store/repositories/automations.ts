@@ -1,17 +1,19 @@
 // automations table <-> automation records (the read model adds nextRuns and the last run).
 import type Database from 'better-sqlite3';
 import type { CommitHooks } from '../commit-hooks';
-import { ApprovalPolicy, type AutomationTrigger, Budget, type Memory, type NotifyOverride, RetryPolicy } from '../../../../shared/contract';
+import { ApprovalPolicy, AutomationTrigger, Budget, type Memory, type NotifyOverride, RetryPolicy, type catchUpModes } from '../../../../shared/contract';
+
+type CatchUpMode = (typeof catchUpModes)[number];
 
 interface AutomationRow {
   id: string;
   name: string;
   prompt: string;
   cron_expression: string;
-  trigger_after: string | null;
+  trigger: string | null;
   timezone: string;
   enabled: number;
-  catch_up: 'latest' | 'skip';
+  catch_up: CatchUpMode;
   notify: NotifyOverride;
   memory: Memory;
   retry: string;
@@ -27,18 +29,19 @@ interface AutomationRow {
 }
 
 /** The alarm last raised for an automation (its unhealthy notification); null: none, or it recovered. */
-export type AutomationAlarm = 'failing' | 'missing';
+/** `deaf`: its event source has failed the unhealthy-after setting's attempts in a row. */
+export type AutomationAlarm = 'failing' | 'missing' | 'deaf';
 
 export interface AutomationRecord {
   id: string;
   name: string;
   prompt: string;
-  /** null: it runs after another automation (trigger). */
+  /** null: it has a trigger instead. */
   cronExpression: string | null;
   trigger: AutomationTrigger | null;
   timezone: string;
   enabled: boolean;
-  catchUp: 'latest' | 'skip';
+  catchUp: CatchUpMode;
   notify: NotifyOverride;
   memory: Memory;
   retry: RetryPolicy;
@@ -76,6 +79,7 @@ function parsedOnce<T>(schema: { parse: (value: unknown) => T }): (text: string)
 const retryOf = parsedOnce(RetryPolicy);
 const budgetOf = parsedOnce(Budget);
 const approvalOf = parsedOnce(ApprovalPolicy);
+const triggerOf = parsedOnce(AutomationTrigger);
 
 function toRecord(row: AutomationRow): AutomationRecord {
   return {
@@ -83,7 +87,7 @@ function toRecord(row: AutomationRow): AutomationRecord {
     name: row.name,
     prompt: row.prompt,
     cronExpression: row.cron_expression === '' ? null : row.cron_expression,
-    trigger: row.trigger_after === null ? null : { after: JSON.parse(row.trigger_after) as AutomationTrigger['after'] },
+    trigger: row.trigger === null ? null : triggerOf(row.trigger),
     timezone: row.timezone,
     enabled: row.enabled === 1,
     catchUp: row.catch_up,
@@ -102,7 +106,7 @@ function toRecord(row: AutomationRow): AutomationRecord {
   };
 }
 
-const columns = 'id, name, prompt, cron_expression, trigger_after, timezone, enabled, catch_up, notify, memory, retry, budget, approval, alarm, last_fire_at, instance_id, thread_id, created_by_run_id, created_at, updated_at';
+const columns = 'id, name, prompt, cron_expression, trigger, timezone, enabled, catch_up, notify, memory, retry, budget, approval, alarm, last_fire_at, instance_id, thread_id, created_by_run_id, created_at, updated_at';
 const columnNames = columns.split(', ');
 /** A row read as an array of `columns`, in their order. */
 function rowOf(values: unknown[]): AutomationRow {
@@ -110,7 +114,7 @@ function rowOf(values: unknown[]): AutomationRow {
   for (let index = 0; index < columnNames.length; index++) row[columnNames[index]] = values[index];
   return row as unknown as AutomationRow;
 }
-const values = '@id, @name, @prompt, @cronExpression, @triggerAfter, @timezone, @enabled, @catchUp, @notify, @memory, @retry, @budget, @approval, @alarm, @lastFireAt, @instanceId, @threadId, @createdByRunId, @createdAt, @updatedAt';
+const values = '@id, @name, @prompt, @cronExpression, @trigger, @timezone, @enabled, @catchUp, @notify, @memory, @retry, @budget, @approval, @alarm, @lastFireAt, @instanceId, @threadId, @createdByRunId, @createdAt, @updatedAt';
 
 export function createAutomationsRepository(db: Database.Database, hooks: CommitHooks) {
   // Announced so that the UI reloads the automation (a fire's lastFireAt is not a change it shows).
@@ -124,7 +128,7 @@ export function createAutomationsRepository(db: Database.Database, hooks: Commit
   // An upsert that updates in place: INSERT OR REPLACE would delete the row first and cascade
   // that delete to everything referencing the automation.
   const upsert = db.prepare(`INSERT INTO automations (${columns}) VALUES (${values})
-    ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt = excluded.prompt, cron_expression = excluded.cron_expression, trigger_after = excluded.trigger_after,
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, prompt = excluded.prompt, cron_expression = excluded.cron_expression, trigger = excluded.trigger,
       retry = excluded.retry, budget = excluded.budget, approval = excluded.approval, alarm = excluded.alarm, timezone = excluded.timezone, enabled = excluded.enabled, catch_up = excluded.catch_up, notify = excluded.notify, memory = excluded.memory, last_fire_at = excluded.last_fire_at,
       instance_id = excluded.instance_id, updated_at = excluded.updated_at`);
   const setLastFire = db.prepare<[string, string]>('UPDATE automations SET last_fire_at = ? WHERE id = ?');
@@ -132,7 +136,7 @@ export function createAutomationsRepository(db: Database.Database, hooks: Commit
   const remove = db.prepare<[string]>('DELETE FROM automations WHERE id = ?');
   const setAlarm = db.prepare<[string | null, string]>('UPDATE automations SET alarm = ? WHERE id = ?');
   const alarmed = db.prepare<[], { id: string }>('SELECT id FROM automations WHERE alarm IS NOT NULL');
-  const followers = db.prepare<[string], AutomationRow>(`SELECT ${columns} FROM automations WHERE json_extract(trigger_after, '$.automationId') = ? ORDER BY id`);
+  const followers = db.prepare<[string], AutomationRow>(`SELECT ${columns} FROM automations WHERE json_extract(trigger, '$.after.automationId') = ? ORDER BY id`);
 
   return {
     list: (): AutomationRecord[] => list.all().map((values) => toRecord(rowOf(values))),
@@ -145,7 +149,7 @@ export function createAutomationsRepository(db: Database.Database, hooks: Commit
       upsert.run({
         ...record,
         cronExpression: record.cronExpression ?? '',
-        triggerAfter: record.trigger === null ? null : JSON.stringify(record.trigger.after),
+        trigger: record.trigger === null ? null : JSON.stringify(record.trigger),
         retry: JSON.stringify(record.retry),
         budget: JSON.stringify(record.budget),
         approval: JSON.stringify(record.approval),

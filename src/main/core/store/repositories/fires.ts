@@ -8,12 +8,14 @@ interface FireRow {
   state: FireState;
   reason: FireReason | null;
   detail: string | null;
+  event: string | null;
   run_id: string | null;
   run_status: RunStatus | null;
   recorded_at: string;
 }
 
-export type FireRecord = Omit<Fire, 'runStatus'>;
+/** A fire as written: an event's fire adds its key (several events may share a due time). */
+export type FireRecord = Omit<Fire, 'runStatus' | 'event'> & { event?: string | null; eventKey?: string };
 
 /** What an automation's health takes from its fires. */
 export interface FireFigures {
@@ -28,12 +30,13 @@ const toFire = (row: FireRow): Fire => ({
   state: row.state,
   reason: row.reason,
   detail: row.detail,
+  event: row.event,
   runId: row.run_id,
   runStatus: row.run_status,
   recordedAt: row.recorded_at,
 });
 
-const selected = `SELECT f.automation_id, f.due_at, f.state, f.reason, f.detail, f.run_id, r.status AS run_status, f.recorded_at
+const selected = `SELECT f.automation_id, f.due_at, f.state, f.reason, f.detail, f.event, f.run_id, r.status AS run_status, f.recorded_at
   FROM fires f LEFT JOIN runs r ON r.id = f.run_id`;
 
 /** Fires that did not run for want of Steward or of an awake machine (fires_missed holds them: keep the two word for word). */
@@ -41,13 +44,13 @@ const missedLike = "(state = 'missed' OR (state = 'skipped' AND reason = 'catch_
 
 export function createFiresRepository(db: Database.Database) {
   // A due time is dealt with once; a second record of it (a retried transaction) changes nothing.
-  const insert = db.prepare(`INSERT OR IGNORE INTO fires (automation_id, due_at, state, reason, detail, run_id, recorded_at)
-    VALUES (@automationId, @dueAt, @state, @reason, @detail, @runId, @recordedAt)`);
+  const insert = db.prepare(`INSERT OR IGNORE INTO fires (automation_id, due_at, event_key, state, reason, detail, event, run_id, recorded_at)
+    VALUES (@automationId, @dueAt, @eventKey, @state, @reason, @detail, @event, @runId, @recordedAt)`);
   const since = db.prepare<[string, string, number], FireRow>(`${selected} WHERE f.automation_id = ? AND f.due_at >= ? ORDER BY f.due_at DESC LIMIT ?`);
   // The agenda's past: a page in (due time, automation) order after a cursor, read in the index's own
   // order so that a page stops at its limit however many fires the window holds.
   const page = db.prepare<{ from: string; to: string; afterDue: string; afterId: string; limit: number }, FireRow & { automation_name: string; instance_id: string }>(
-    `SELECT f.automation_id, f.due_at, f.state, f.reason, f.detail, f.run_id, r.status AS run_status, f.recorded_at, a.name AS automation_name, a.instance_id
+    `SELECT f.automation_id, f.due_at, f.state, f.reason, f.detail, f.event, f.run_id, r.status AS run_status, f.recorded_at, a.name AS automation_name, a.instance_id
      FROM fires f JOIN automations a ON a.id = f.automation_id LEFT JOIN runs r ON r.id = f.run_id
      WHERE f.due_at >= @from AND f.due_at < @to AND (f.due_at, f.automation_id) > (@afterDue, @afterId)
      ORDER BY f.due_at, f.automation_id LIMIT @limit`,
@@ -69,10 +72,11 @@ export function createFiresRepository(db: Database.Database) {
      FROM m`,
   );
   const removeFor = db.prepare<[string]>('DELETE FROM fires WHERE automation_id = ?');
+  const byRun = db.prepare<[string], { automation_id: string; event_key: string }>("SELECT automation_id, event_key FROM fires INDEXED BY fires_by_run WHERE run_id = ?");
 
   return {
     record(fire: FireRecord): void {
-      insert.run(fire);
+      insert.run({ ...fire, eventKey: fire.eventKey ?? '', event: fire.event ?? null });
     },
     /** An automation's fires due at or after `from`, newest first. */
     since: (automationId: string, from: string, limit: number): Fire[] => since.all(automationId, from, limit).map(toFire),
@@ -93,6 +97,11 @@ export function createFiresRepository(db: Database.Database) {
         found.set(row.automation_id, { lastDueAt: row.last_due, missing: row.last_missed !== null && row.fired_after === 0, missedSince: row.missed_since });
       }
       return found;
+    },
+    /** The event whose fire queued this run, if an event's did. */
+    eventOfRun(runId: string): { automationId: string; eventKey: string } | undefined {
+      const row = byRun.get(runId);
+      return row && row.event_key !== '' ? { automationId: row.automation_id, eventKey: row.event_key } : undefined;
     },
     /** Forgets fires due before `before`. */
     prune: (before: string): number => prune.run(before).changes,
