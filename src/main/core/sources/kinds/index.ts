@@ -15,7 +15,7 @@ const loaded = new Map<EventKind, Promise<SourceKind<unknown>>>();
 export function loadSourceKind(kind: EventKind): Promise<SourceKind<unknown>> {
   let found = loaded.get(kind);
   if (!found) {
-    found = loaders[kind]() as Promise<SourceKind<unknown>>;
+    found = loaders[kind]();
     loaded.set(kind, found);
   }
   return found;
