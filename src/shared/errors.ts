@@ -48,6 +48,7 @@ export const errorStatus = {
   remote_unauthorized: 502,
   remote_incompatible: 502,
   remote_error: 502,
+  source_unreachable: 502,
   queue_full: 503,
   storage_full: 503,
   storage_read_only: 503,

@@ -42,6 +42,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'automations.update': ({ params, body }) => ({ automation: automations.update(params.id, body) }),
     'automations.delete': ({ params }) => automations.delete(params.id),
     'automations.run': ({ params }) => ({ run: automations.runNow(params.id) }),
+    'automations.preview': async ({ body }) => ({ events: await services.sources.preview(body.trigger, body.timezone) }),
     'automations.fires': ({ params, query }) => ({ fires: services.fires.list(params.id, query) }),
     'automations.spend': ({ params }) => ({ spend: services.spend(params.id) }),
     'agenda.get': ({ query }) => ({ agenda: services.agenda.get(query) }),

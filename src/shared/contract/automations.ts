@@ -11,6 +11,9 @@ import { RetryPolicy } from './retries';
 import { ApprovalPolicy } from './approvals';
 import { AutomationTrigger, SourceHealth } from './triggers';
 
+export const PreviewedEvent = z.object({ key: z.string(), at: Timestamp, summary: z.string() });
+export type PreviewedEvent = z.infer<typeof PreviewedEvent>;
+
 export const CronExpression = z.string().superRefine((value, ctx) => {
   const problem = cronProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: `Invalid cron expression: ${problem}`, params: { code: 'invalid_cron' } });
@@ -144,6 +147,12 @@ export const automationOperations = {
   'scheduler.update': defineOperation({
     name: 'scheduler.update', method: 'PUT', path: '/api/scheduler', summary: 'Pause or resume all automations',
     auth: true, status: 200, params: NoInput, query: NoQuery, body: SchedulerUpdate, output: z.object({ scheduler: SchedulerState }),
+  }),
+  'automations.preview': defineOperation({
+    name: 'automations.preview', method: 'POST', path: '/api/automations/preview', summary: "What an event trigger (watch, git, mail, feed) would have fired in the last 24 h, newest first, read from its source now: a folder's recent files, a branch's recent commits, a mailbox's recent messages, a feed's items",
+    auth: true, status: 200, params: NoInput, query: NoQuery,
+    body: z.strictObject({ trigger: AutomationTrigger, timezone: Timezone.default('UTC') }),
+    output: z.object({ events: z.array(PreviewedEvent).describe('At most 50') }),
   }),
   'automations.run': defineOperation({
     name: 'automations.run', method: 'POST', path: '/api/automations/{id}/run', summary: 'Queue a run of the automation now',

@@ -58,6 +58,7 @@ export const errorMeanings: Record<ErrorCode, string> = {
   remote_unauthorized: "The remote Steward refused this Steward's key for it (revoked, or below admin), or its secret is not stored.",
   remote_incompatible: "The remote Steward does not speak this Steward's contract version, or answered with something that is not Steward's API.",
   remote_error: 'The remote Steward answered with an error this Steward does not know (a newer version); the message is its own.',
+  source_unreachable: "An event trigger's source could not be read (a folder, a repository, a mail server, a feed): the message is its own words, or the address rules' refusal.",
   queue_full: 'More runs wait than `runner.maxQueued` allows; retry after `Retry-After` seconds.',
   storage_full: "The disk under the data folder is full; nothing was changed (`Retry-After: 30`).",
   storage_read_only: 'The data folder is read-only; nothing was changed (`Retry-After: 30`).',
@@ -95,6 +96,10 @@ const stated: Partial<Record<OperationName, ErrorNote[]>> = {
   'webhooks.create': [noInstance, ...template, ['missing_field', '`promptTemplate` with a `generic` sender, or `signature.scheme` where the sender has none.'], depth, notRetryable],
   'webhooks.update': [noInstance, ...template, notRetryable],
   'automations.run': [overBudget('The automation or its instance')],
+  'automations.preview': [
+    ['invalid_trigger', 'The trigger is not an event trigger (watch, git, mail, feed).'],
+    ['source_unreachable', "The source could not be read: the folder, repository, server or feed's own words, or the address rules' refusal."],
+  ],
   'webhooks.test': [disabled, queueFull, overBudget("The webhook's instance")],
   'webhooks.trigger': [
     ['invalid_json', 'A body sent as `application/json` that does not parse.'],

@@ -78,6 +78,4 @@ export interface SourceKind<Config> {
   preview?(config: Config, tools: Pick<SourceContext<Config>, 'secret' | 'reach' | 'now' | 'timezone' | 'signal'>): Promise<SourceEvent[]>;
   /** After the run an event started ended (mail: mark as read or move after success). Failures are logged, not thrown. */
   afterRun?(ctx: Pick<SourceContext<Config>, 'config' | 'secret' | 'reach' | 'logger' | 'signal'>, eventKey: string, status: string): Promise<void>;
-  /** A line for the automation's card: "When a file matching *.pdf lands in ~/Invoices". */
-  describe(config: Config): string;
 }

@@ -4,7 +4,8 @@
 // liveness interval counts as a failure, and the attempt is abandoned and started again. A failing
 // source is retried with backoff; after the unhealthy-after setting's failures in a row the
 // automation-unhealthy notice is raised once, and automation-recovered when it listens again.
-import type { AutomationTrigger, EventKind, SourceHealth } from '../../../shared/contract';
+import type { AutomationTrigger, EventKind, PreviewedEvent, SourceHealth } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
 import { eventKindOf } from '../../../shared/contract';
 import type { Logger } from '../logger';
 import type { Clock } from '../scheduler/clock';
@@ -16,6 +17,7 @@ import { type EventsMode, fireEvents } from './event-fires';
 import { loadSourceKind } from './kinds';
 import type { SourceContext, SourceEvent, SourceKind, SourcePhase } from './source-kind';
 import { reachFor } from './source-reach';
+import { triggerWords } from '../../../shared/trigger-words';
 
 const endedStatuses = new Set(['succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted']);
 
@@ -34,6 +36,8 @@ export interface SourceManagerDeps {
   /** The kinds' code; tests give scripted ones. */
   loadKind?: (kind: EventKind) => Promise<SourceKind<unknown>>;
 }
+
+const previewTimeoutMs = 15_000;
 
 export const defaultBackoffMs = (failures: number): number => Math.min(1000 * 2 ** Math.max(0, failures - 1), 30_000);
 
@@ -93,7 +97,7 @@ export function createSourceManager(deps: SourceManagerDeps) {
 
   const reach = (host: string, port: number, named: { host: string; port: number }) => reachFor(host, port, named, deps.stewardPort());
 
-  function raise(entry: Running, automation: AutomationRecord, kind: AnyKind): void {
+  function raise(entry: Running, automation: AutomationRecord): void {
     if (automation.alarm === 'deaf') return;
     store.automations.setAlarm(automation.id, 'deaf');
     const failures = entry.health.failures;
@@ -102,7 +106,7 @@ export function createSourceManager(deps: SourceManagerDeps) {
       {
         kind: 'automation-unhealthy',
         title: `${automation.name} is not listening`,
-        body: `"${automation.name}" waits for ${kind.describe(configOf(automation.trigger!, entry.kind)).replace(/^When /, '').toLowerCase()}, but its source failed ${failures} times in a row: ${entry.health.error}. Steward keeps trying.`,
+        body: `"${automation.name}" waits ${triggerWords(automation.trigger!, automation.timezone).replace(/^When /, 'for when ')}, but its source failed ${failures} times in a row: ${entry.health.error}. Steward keeps trying.`,
         instanceId: automation.instanceId,
         automationId: automation.id,
       },
@@ -120,7 +124,7 @@ export function createSourceManager(deps: SourceManagerDeps) {
     if (entry.health.state !== state || entry.health.error !== error) entry.health = { ...entry.health, state, error, since: iso() };
   }
 
-  function failed(entry: Running, kind: AnyKind, error: unknown): void {
+  function failed(entry: Running, error: unknown): void {
     const message = messageOf(error);
     entry.health = { ...entry.health, failures: entry.health.failures + 1 };
     setState(entry, 'failing', message);
@@ -128,7 +132,7 @@ export function createSourceManager(deps: SourceManagerDeps) {
     const automation = store.automations.get(entry.automationId);
     if (automation && entry.health.failures >= readSettings(store).notifications.unhealthyAfter) {
       try {
-        raise(entry, automation, kind);
+        raise(entry, automation);
       } catch (storeError) {
         logger.error({ err: storeError }, 'event source: could not raise its notice');
       }
@@ -189,7 +193,7 @@ export function createSourceManager(deps: SourceManagerDeps) {
         throw attempt.signal.aborted ? attempt.signal.reason : new Error('the source stopped by itself');
       } catch (error) {
         if (entry.stop.signal.aborted) break;
-        failed(entry, kind, attempt.signal.aborted && attempt.signal.reason instanceof Error ? attempt.signal.reason : error);
+        failed(entry, attempt.signal.aborted && attempt.signal.reason instanceof Error ? attempt.signal.reason : error);
       } finally {
         entry.stop.signal.removeEventListener('abort', onStop);
         entry.attempt = undefined;
@@ -328,20 +332,19 @@ export function createSourceManager(deps: SourceManagerDeps) {
       return { state: 'checking', since: iso(), error: null, how: `not listening: ${why}`, lastEventAt: store.fires.latest(automation.id)?.recordedAt ?? null, lastCheckAt: null, failures: 0 };
     },
 
-    /** What the source would have fired in the last 24 hours, newest first (the form's preview). */
-    async preview(trigger: AutomationTrigger, timezone: string, signal: AbortSignal): Promise<SourceEvent[]> {
+    /** What the source would have fired in the last 24 hours, newest first, at most 50 (the form's preview). */
+    async preview(trigger: AutomationTrigger, timezone: string): Promise<PreviewedEvent[]> {
       const kindName = eventKindOf(trigger);
-      if (!kindName) return [];
+      if (!kindName) throw new AppError('invalid_trigger', 'Only an event trigger (watch, git, mail, feed) has a source to preview.', { field: 'trigger' });
       const kind = await loadKind(kindName);
       if (!kind.preview) return [];
-      return kind.preview(configOf(trigger, kindName), { secret, reach, now: () => clock.now(), timezone, signal });
-    },
-
-    /** The card's words for what a trigger waits for. */
-    async describe(trigger: AutomationTrigger): Promise<string | null> {
-      const kindName = eventKindOf(trigger);
-      if (!kindName) return null;
-      return (await loadKind(kindName)).describe(configOf(trigger, kindName));
+      const signal = AbortSignal.timeout(previewTimeoutMs);
+      try {
+        const events = await kind.preview(configOf(trigger, kindName), { secret, reach, now: () => clock.now(), timezone, signal });
+        return events.slice(0, 50).map(({ key, at, summary }) => ({ key, at, summary }));
+      } catch (error) {
+        throw new AppError('source_unreachable', signal.aborted ? `The source did not answer within ${previewTimeoutMs / 1000} s.` : messageOf(error));
+      }
     },
   };
 }

@@ -6,5 +6,4 @@ export const feedSource: SourceKind<FeedTrigger> = {
   kind: 'feed',
   run: () => Promise.reject(new Error('the feed source is not built yet')),
   livenessMs: () => 60_000,
-  describe: () => 'When something happens',
 };

@@ -6,5 +6,4 @@ export const gitSource: SourceKind<GitTrigger> = {
   kind: 'git',
   run: () => Promise.reject(new Error('the git source is not built yet')),
   livenessMs: () => 60_000,
-  describe: () => 'When something happens',
 };

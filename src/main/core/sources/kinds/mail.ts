@@ -6,5 +6,4 @@ export const mailSource: SourceKind<MailTrigger> = {
   kind: 'mail',
   run: () => Promise.reject(new Error('the mail source is not built yet')),
   livenessMs: () => 60_000,
-  describe: () => 'When something happens',
 };

@@ -6,5 +6,4 @@ export const watchSource: SourceKind<WatchTrigger> = {
   kind: 'watch',
   run: () => Promise.reject(new Error('the watch source is not built yet')),
   livenessMs: () => 60_000,
-  describe: () => 'When something happens',
 };
