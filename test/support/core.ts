@@ -8,7 +8,7 @@ import type { RemoteTiming } from '../../src/main/core/remotes/follower';
 import { silentLogger } from '../../src/main/core/logger';
 import type { Clock } from '../../src/main/core/scheduler/clock';
 import { systemClock } from '../../src/main/core/scheduler/clock';
-import { createServices } from '../../src/main/core/compose-services';
+import { type ServiceContext, createServices } from '../../src/main/core/compose-services';
 import type { NotificationTiming } from '../../src/main/core/services/notification-dispatcher';
 import { expect } from 'vitest';
 import { ManualClock } from './clock';
@@ -81,8 +81,8 @@ export function tempStore(): { store: Store; dir: string; remove(): void } {
 }
 
 /** The services on a store, without HTTP: for tests of the core's rules. */
-export function servicesFor(store: Store, dataDir: string, clock: Clock = systemClock) {
-  return createServices({ store, clock, now: () => clock.now(), logger: silentLogger(), dataDir, baseUrl: () => 'http://127.0.0.1:7321' });
+export function servicesFor(store: Store, dataDir: string, clock: Clock = systemClock, extra: Pick<ServiceContext, 'loadSourceKind' | 'sourceBackoffMs'> = {}) {
+  return createServices({ store, clock, now: () => clock.now(), logger: silentLogger(), dataDir, baseUrl: () => 'http://127.0.0.1:7321', ...extra });
 }
 
 /** An imageTag as a sandboxed instance shows it: `custom:cat · sandbox (bubblewrap 0.8.0)`. */

@@ -97,6 +97,7 @@ export function createServices(context: ServiceContext) {
     stewardPort: () => portOf(context.baseUrl()),
     paused: () => scheduler.isPaused(),
     backoffMs: context.sourceBackoffMs,
+    loadKind: context.loadSourceKind,
   });
   scheduler.onPausedChange((paused) => void sources.setPaused(paused));
   const deliveryLog = createDeliveryLog(context);

@@ -146,6 +146,8 @@ export function createAutomationsService(
           instanceId: given(instanceId, (named) => instances.target(named).id),
           updatedAt: now,
         });
+        // Off an event trigger, "run each event found" means nothing: a schedule catches up with the latest.
+        if (patch.catchUp === undefined && next.catchUp === 'all' && eventKindOf(next.trigger) === undefined) next.catchUp = 'latest';
         if (unchanged(next, current, ['updatedAt'])) return undefined;
         // A new schedule, or a schedule switched back on, starts from now: nothing before counts as missed.
         const triggerChanged = JSON.stringify(next.trigger) !== JSON.stringify(current.trigger);

@@ -5,6 +5,8 @@ import type { RemoteTiming } from '../remotes/follower';
 import type { Clock } from '../scheduler/clock';
 import type { Store } from '../store';
 import type { TriggerListener } from '../tunnel/tunnel';
+import type { EventKind } from '../../../shared/contract';
+import type { SourceKind } from '../sources/source-kind';
 
 export interface ServiceContext {
   store: Store;
@@ -23,6 +25,8 @@ export interface ServiceContext {
   remoteTiming?: Partial<RemoteTiming> | undefined;
   /** The wait before an event source's next attempt after `failures` failed ones; tests shorten it. */
   sourceBackoffMs?: ((failures: number) => number) | undefined;
+  /** The event sources' code; tests give scripted kinds. */
+  loadSourceKind?: ((kind: EventKind) => Promise<SourceKind<unknown>>) | undefined;
 }
 
 export function isoNow(context: Pick<ServiceContext, 'now'>): string {
