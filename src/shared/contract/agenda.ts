@@ -13,6 +13,7 @@ export const AgendaEntry = z.object({
   state: z.union([FireState, z.literal('due')]).describe('What became of a past fire; "due" for one still to come'),
   reason: FireReason.nullable(),
   detail: z.string().nullable(),
+  event: z.string().nullable().describe('For an event trigger\'s fire: what happened, in words'),
   runId: z.string().nullable(),
   runStatus: RunStatus.nullable(),
   forecastUsd: z.number().nullable().describe("For a fire still to come: the automation's average cost per run; null when its runs reported no cost"),

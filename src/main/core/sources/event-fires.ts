@@ -37,10 +37,14 @@ export function fireEvents(store: Store, automation: AutomationRecord, events: r
   store.transaction(() => {
     store.sourceState.apply(automation.id, change);
     if (mode === 'baseline' || events.length === 0) return;
-    const dueAt = now.toISOString();
+    const recordedAt = now.toISOString();
     const filter = filterOf(automation);
+    // The events found together are due a millisecond apart, in the order found: the Agenda and
+    // History page by due time, and a burst of a thousand files must not share one.
+    const order = new Map(events.map((event, index) => [event, index]));
     const record = (event: SourceEvent, state: FireState, reason: FireReason | null, detail: string | null, runId: string | null) => {
-      store.fires.record({ automationId: automation.id, dueAt, eventKey: event.key, state, reason, detail, event: event.summary, runId, recordedAt: dueAt });
+      const dueAt = new Date(now.getTime() + order.get(event)!).toISOString();
+      store.fires.record({ automationId: automation.id, dueAt, eventKey: event.key, state, reason, detail, event: event.summary, runId, recordedAt });
       outcome.recorded += 1;
     };
     const passing = events.filter((event) => {
