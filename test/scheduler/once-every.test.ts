@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 const create = (trigger: AutomationTrigger | Record<string, unknown>, fields: { timezone?: string; catchUp?: 'latest' | 'skip' } = {}) =>
-  services.automations.create({ name: 'job', prompt: 'do the thing', trigger: trigger as AutomationTrigger, timezone: 'UTC', enabled: true, notify: 'default', memory: 'fresh', ...fields });
+  services.automations.create({ name: 'job', prompt: 'do the thing', trigger: trigger, timezone: 'UTC', enabled: true, notify: 'default', memory: 'fresh', ...fields });
 const runsOf = (id: string) => store.runs.list({ sourceId: id, limit: 500 }).reverse();
 const scheduled = (id: string) => runsOf(id).map((run) => run.scheduledFor);
 const finishAll = () => store.db.prepare("UPDATE runs SET status = 'succeeded' WHERE status IN ('queued', 'running')").run();
