@@ -11,6 +11,7 @@ export const errorStatus = {
   invalid_field: 400,
   invalid_cron: 400,
   invalid_timezone: 400,
+  invalid_time: 400,
   missing_payload_placeholder: 400,
   invalid_template: 400,
   unknown_placeholder: 400,

@@ -2,7 +2,8 @@
 // the desktop IPC router) dispatch through this map and nothing else. Handlers that an agent's run
 // may call take the caller: what it starts is its child (what it reaches is checked before, in
 // run-key-reach.ts), and a webhook shown to it has no token.
-import { type OperationInput, type OperationOutput, type Operations, contractVersion } from '../../shared/contract';
+import { type AutomationTrigger, type OperationInput, type OperationOutput, type Operations, contractVersion, eventKindOf } from '../../shared/contract';
+import { AppError } from '../../shared/errors';
 import type { Caller } from './caller';
 import type { MappedName } from './operation-call';
 import type { Services } from './compose-services';
@@ -24,6 +25,18 @@ export interface HandlerMeta {
 /** A decision from the app (the desktop window, a browser session) or over the API (a key). */
 const deciderOf = (caller: Caller) => (caller.credential === undefined || caller.credential.startsWith('session:') ? 'ui' : 'api');
 
+/**
+ * An event source is Steward reaching out on the automation's behalf (a folder, a repository, a
+ * mail server with a stored secret, a URL), outside any sandbox: an agent's run may not make or
+ * point one, or it could read past its walls or send a secret to a host of its choosing.
+ */
+function assertSourceMadeByPerson(trigger: AutomationTrigger | undefined, caller: Caller): void {
+  const kind = eventKindOf(trigger ?? null);
+  if (kind !== undefined && caller.runId !== undefined) {
+    throw new AppError('forbidden', `An agent's run cannot make or change a ${kind} trigger: Steward itself would reach what it names, outside the run's sandbox. A person makes those, in the app or with an API key.`);
+  }
+}
+
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
   const { automations, webhooks, deliveries, instances, runs, apiKeys, scheduler, tunnel, runner, secrets, activity, settings } = services;
   return {
@@ -37,9 +50,15 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'system.get': () => ({ system: { version: meta.version, dataDir: meta.dataDir, apiUrl: meta.apiUrl() } }),
 
     'automations.list': () => ({ automations: automations.list() }),
-    'automations.create': ({ body }, caller) => ({ automation: automations.create(body, runs.parentFor(caller)) }),
+    'automations.create': ({ body }, caller) => {
+      assertSourceMadeByPerson(body.trigger, caller);
+      return { automation: automations.create(body, runs.parentFor(caller)) };
+    },
     'automations.get': ({ params }) => ({ automation: automations.get(params.id) }),
-    'automations.update': ({ params, body }) => ({ automation: automations.update(params.id, body) }),
+    'automations.update': ({ params, body }, caller) => {
+      assertSourceMadeByPerson(body.trigger, caller);
+      return { automation: automations.update(params.id, body) };
+    },
     'automations.delete': ({ params }) => automations.delete(params.id),
     'automations.run': ({ params }) => ({ run: automations.runNow(params.id) }),
     'automations.preview': async ({ body }) => ({ events: await services.sources.preview(body.trigger, body.timezone) }),

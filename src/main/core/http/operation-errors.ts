@@ -21,6 +21,7 @@ export const errorMeanings: Record<ErrorCode, string> = {
   invalid_field: 'A field of the wrong type, out of range, or naming something that does not exist; `field` names it.',
   invalid_cron: 'The cron expression is not five valid fields, or can never fire.',
   invalid_timezone: 'The timezone is not an IANA name.',
+  invalid_time: 'A time is not a date and time such as 2026-11-28T09:00 (or one with its offset), or names a date that does not exist.',
   missing_payload_placeholder: 'A webhook template that uses neither `{{payload}}` nor a field of it.',
   invalid_template: 'A malformed placeholder in a template or idempotency key.',
   unknown_placeholder: 'A `{{placeholder}}` Steward does not fill there (a typo would be sent as written); `{{ spaced }}` braces are text.',
@@ -69,6 +70,12 @@ const cron: ErrorNote[] = [
   ['invalid_cron', '`cronExpression` is not five valid fields (or a `@daily`-style name), or can never fire (`0 0 30 2 *`).'],
   ['invalid_timezone', '`timezone` is not an IANA name.'],
 ];
+const triggerErrors: ErrorNote[] = [
+  ['invalid_trigger', '`trigger` names no kind or two, or its kind\'s fields do not hold together (`every` with two units; `mail` moving without `moveTo`).'],
+  ['invalid_time', '`trigger.at` or `trigger.every.from` is not a time such as 2026-11-28T09:00.'],
+  ['invalid_field', '`trigger.at` is in the past; `catchUp` `all` without an event trigger; `{{event…}}` in the prompt without one.'],
+  ['forbidden', "An agent's run (its key, or its steward tools) made or changed a `watch`, `git`, `mail` or `feed` trigger: only a person may."],
+];
 const template: ErrorNote[] = [
   ['missing_payload_placeholder', '`promptTemplate` uses neither `{{payload}}` nor a `{{payload.…}}` field.'],
   ['invalid_template', 'A malformed placeholder in `promptTemplate` or `idempotencyKey` (`{{payload..a}}`, a refused header).'],
@@ -90,8 +97,8 @@ const trigger: ErrorNote[] = [
 
 /** Per operation: [error code, when], beside the errors every operation of its kind answers. */
 const stated: Partial<Record<OperationName, ErrorNote[]>> = {
-  'automations.create': [noInstance, ...cron, unknownPlaceholder, depth, notRetryable],
-  'automations.update': [noInstance, ...cron, unknownPlaceholder, notRetryable],
+  'automations.create': [noInstance, ...cron, ...triggerErrors, unknownPlaceholder, depth, notRetryable],
+  'automations.update': [noInstance, ...cron, ...triggerErrors, unknownPlaceholder, notRetryable],
   'agenda.get': [['invalid_field', '`to` more than 35 days after `from` or not after it, or an `after` that is no page\'s `nextAfter`.']],
   'webhooks.create': [noInstance, ...template, ['missing_field', '`promptTemplate` with a `generic` sender, or `signature.scheme` where the sender has none.'], depth, notRetryable],
   'webhooks.update': [noInstance, ...template, notRetryable],
