@@ -1,8 +1,8 @@
 // The feed source: polls an RSS, Atom, RDF or JSON feed every pollMinutes and hands over each item
 // it has not seen, oldest first, as one event. The cursor holds the ids seen (`seen:<id>` = the
 // item's published time, or when it was first seen), the ETag and Last-Modified of the last answer,
-// and `since` (when the baseline was taken): all of it moves only with the runs, in emit's
-// transaction, so an item is never run twice, whatever stops Steward when.
+// `since` (when the baseline was taken) and `forgotBefore` (see forgetAfterMs). All of it moves only
+// with the runs, in emit's transaction, so an item is never run twice, whatever stops Steward when.
 import type { FeedTrigger } from '../../../../shared/contract';
 import type { CursorChange, SourceContext, SourceEvent, SourceKind } from '../source-kind';
 import { fetchFeed } from './feed-fetch';
@@ -142,6 +142,9 @@ export const feedSource: SourceKind<FeedTrigger> = {
     const how = `polled every ${config.pollMinutes} min`;
     let initial = true;
     while (!signal.aborted) {
+      // The first look ever takes the baseline: what the feed lists now is seen, run for none. Asked
+      // of the cursor, not only of the phase: a first look that failed is retried as a reconnect.
+      const baseline = initial && cursor.get('since') === undefined;
       const startedAt = ctx.now().getTime();
       let answer: Awaited<ReturnType<typeof fetchFeed>>;
       try {
@@ -154,12 +157,11 @@ export const feedSource: SourceKind<FeedTrigger> = {
         const feed = parsed(config.url, answer.body, answer.contentType);
         const look = lookAt(feed, config.url, cursor, ctx.now());
         validators(look.change, cursor, answer);
-        // The first look ever is the baseline: what the feed lists now is seen, and `since` marks that it was taken.
-        if (ctx.phase === 'first' && initial) look.change.set.push(['since', ctx.now().toISOString()]);
+        if (baseline) look.change.set.push(['since', ctx.now().toISOString()]);
         if (look.passedOver > 0) ctx.logger.info({ passedOver: look.passedOver }, 'feed: items older than ids already forgotten were recorded seen, not run');
         const change: CursorChange = look.change;
         if (initial || look.events.length > 0 || look.change.set.length > 0 || look.change.delete.length > 0) {
-          ctx.emit(ctx.phase === 'first' && initial ? [] : look.events, change, { initial });
+          ctx.emit(baseline ? [] : look.events, change, { initial });
         }
       } else if (answer.etag !== cursor.get('etag') || answer.lastModified !== cursor.get('lastModified')) {
         const change: Look['change'] = { set: [], delete: [] };
