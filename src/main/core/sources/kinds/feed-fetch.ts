@@ -64,6 +64,9 @@ function charsetOf(bytes: Buffer, contentType: string | undefined): string {
   return /^(?:\uFEFF|ï»¿)?\s*<\?xml[^>]*\bencoding\s*=\s*["']([\w.:-]+)["']/i.exec(head)?.[1] ?? 'utf-8';
 }
 
+/** windows-1252's 0x80–0x9F (the web reads ISO-8859-1 and ASCII as windows-1252 too); Node's decoder reads them as Latin-1's control codes. */
+const cp1252High = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ';
+
 function decode(bytes: Buffer, contentType: string | undefined): string {
   let decoder: TextDecoder;
   try {
@@ -71,6 +74,7 @@ function decode(bytes: Buffer, contentType: string | undefined): string {
   } catch {
     decoder = new TextDecoder('utf-8');
   }
+  if (decoder.encoding === 'windows-1252') return bytes.toString('latin1').replace(/[\u0080-\u009f]/g, (char) => cp1252High[char.charCodeAt(0) - 0x80]);
   return decoder.decode(bytes);
 }
 
