@@ -28,7 +28,15 @@ export function decodeEntities(text: string): string {
   });
 }
 
-const blocks = /^(?:p|div|br|hr|li|ul|ol|dl|dt|dd|h[1-6]|tr|table|blockquote|pre|section|article|header|footer|figure|figcaption)$/i;
+/** Tags that stand apart as paragraphs, and those that start a line of their own (a list's items, a table's rows). */
+const paragraphs = /^(?:p|div|hr|ul|ol|dl|h[1-6]|table|blockquote|pre|section|article|header|footer|figure|figcaption)$/i;
+const lines = /^(?:li|dt|dd|tr)$/i;
+
+function breakFor(tag: string, name: string): string {
+  if (/^br$/i.test(name)) return '\n';
+  if (paragraphs.test(name)) return '\n\n';
+  return lines.test(name) && !tag.startsWith('</') ? '\n' : '';
+}
 
 /** The text of an HTML fragment. */
 export function htmlToText(html: string): string {
@@ -38,7 +46,7 @@ export function htmlToText(html: string): string {
     .replace(/<(script|style|template|noscript)\b[^>]*>[\s\S]*?(?:<\/\1\s*>|$)/gi, '')
     .replace(/<!\[CDATA\[|\]\]>/g, '')
     .replace(/<img\b[^>]*?\balt\s*=\s*("([^"]*)"|'([^']*)')[^>]*>/gi, (_all, _quoted, double?: string, single?: string) => ` ${double ?? single ?? ''} `)
-    .replace(/<\/?([A-Za-z][A-Za-z0-9-]*)\b[^>]*>/g, (_tag, name: string) => (blocks.test(name) ? '\n' : ''))
+    .replace(/<\/?([A-Za-z][A-Za-z0-9-]*)\b[^>]*>/g, breakFor)
     // A stray < that opens no tag stays; a half tag at the end (a cut feed) goes.
     .replace(/<[A-Za-z/!][^>]*$/, '');
   return tidy(decodeEntities(text));
