@@ -91,7 +91,7 @@ describe('what a source finds', () => {
     // Then live: each event a run, with the event in its prompt, fenced as untrusted.
     ctx.emit([event(3)], { set: [['seen:item-3', '1']] });
     const [run] = runsOf(automation.id);
-    expect(run.prompt).toMatch(/^Read this: -----BEGIN UNTRUSTED DATA [0-9a-f]{16}-----\n.*event source.*\nItem 3\n-----END UNTRUSTED DATA [0-9a-f]{16}-----$/s);
+    expect(run.prompt).toMatch(/^Read this: \n-----BEGIN UNTRUSTED DATA [0-9a-f]{16}-----\n.*event source.*\nItem 3\n-----END UNTRUSTED DATA [0-9a-f]{16}-----$/s);
     expect(firesOf(automation.id)).toMatchObject([{ state: 'fired', event: 'item 3', runId: run.id }]);
   });
 

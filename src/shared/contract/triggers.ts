@@ -22,7 +22,7 @@ const FieldName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an event
 
 export const EventCondition = z
   .strictObject({
-    field: FieldName.describe("The event's field: for mail from, to, subject, text; for a file path, name, change; for git author, message, branch; for a feed title, link, author"),
+    field: FieldName.describe("The event's field: for mail from, to, subject, text; for a file path, name, change; for git authors, messages, branch; for a feed title, link, author, text, categories"),
     contains: z.string().min(1).max(1000).optional().describe('Holds when the field contains this text, ignoring case'),
     equals: z.string().max(1000).optional().describe('Holds when the field is this text'),
     in: z.array(z.string().max(1000)).min(1).max(100).optional().describe('Holds when the field is one of these'),

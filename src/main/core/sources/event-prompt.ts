@@ -45,12 +45,21 @@ const from = 'the event source (a file, a commit, a message or a feed item writt
 /** The prompt `template` makes for `event`: each {{event…}} replaced by its value, fenced. */
 export function renderEventPrompt(template: string, event: SourceEvent | null): string {
   const fields = event === null ? null : boundedFields(event.fields);
-  return template.replace(new RegExp(eventPlaceholder.source, 'g'), (placeholder: string, pathText: string | undefined) => {
+  return template.replace(new RegExp(eventPlaceholder.source, 'g'), (placeholder: string, pathText: string | undefined, offset: number) => {
     if (fields === null) return '(no event: this run was started by hand)';
-    if (pathText === undefined) return fence(JSON.stringify(fields, null, 2), 'The event', from);
-    const path = parsePath(pathText, true);
-    const text = path.ok ? fieldText(valueAt(fields, path.value)) : undefined;
-    return text === undefined || text === '' ? '' : fence(text, placeholder.slice(2, -2), from);
+    let block: string;
+    if (pathText === undefined) block = fence(JSON.stringify(fields, null, 2), 'The event', from);
+    else {
+      const path = parsePath(pathText, true);
+      const text = path.ok ? fieldText(valueAt(fields, path.value)) : undefined;
+      if (text === undefined || text === '') return '';
+      block = fence(text, placeholder.slice(2, -2), from);
+    }
+    // A fenced block stands on lines of its own, wherever the placeholder was (as a webhook's does).
+    const before = offset === 0 || template[offset - 1] === '\n' ? '' : '\n';
+    const end = offset + placeholder.length;
+    const after = end === template.length || template[end] === '\n' ? '' : '\n';
+    return before + block + after;
   });
 }
 

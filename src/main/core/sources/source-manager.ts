@@ -4,7 +4,8 @@
 // liveness interval counts as a failure, and the attempt is abandoned and started again. A failing
 // source is retried with backoff; after the unhealthy-after setting's failures in a row the
 // automation-unhealthy notice is raised once, and automation-recovered when it listens again.
-import type { AutomationTrigger, EventKind, PreviewedEvent, SourceHealth } from '../../../shared/contract';
+import type { AutomationTrigger, EventCondition, EventKind, PreviewedEvent, SourceHealth } from '../../../shared/contract';
+import { eventFilterVerdict } from './event-prompt';
 import { AppError } from '../../../shared/errors';
 import { eventKindOf } from '../../../shared/contract';
 import type { Logger } from '../logger';
@@ -39,7 +40,10 @@ export interface SourceManagerDeps {
 
 const previewTimeoutMs = 15_000;
 
-export const defaultBackoffMs = (failures: number): number => Math.min(1000 * 2 ** Math.max(0, failures - 1), 30_000);
+export const defaultBackoffMs = (failures: number): number => Math.min(1000 * 2 ** Math.max(0, failures - 1), 5 * 60_000);
+
+/** The longest wait between attempts: the source's own interval, within 30 s and 5 min (a feed polled hourly is not retried every 30 s). */
+const backoffCapOf = (kind: AnyKind, config: unknown): number => Math.min(Math.max(kind.livenessMs(config), 30_000), 5 * 60_000);
 
 interface Running {
   automationId: string;
@@ -52,6 +56,8 @@ interface Running {
   attempt: AbortController | undefined;
   health: SourceHealth;
   lastSignAt: number;
+  /** Whether a first look has been handed over since it started: until then a retry keeps the first phase. */
+  looked: boolean;
   done: Promise<void>;
 }
 
@@ -158,6 +164,7 @@ export function createSourceManager(deps: SourceManagerDeps) {
         if (!automation) throw new Error('its automation was deleted');
         const mode: EventsMode = !options.initial || phase === 'reconnect' ? 'live' : phase === 'start' ? 'catch-up' : 'baseline';
         const outcome = fireEvents(store, automation, events, change, mode, clock.now());
+        if (options.initial) entry.looked = true;
         if (outcome.recorded > 0) entry.health = { ...entry.health, lastEventAt: iso() };
       },
       alive(how) {
@@ -198,8 +205,10 @@ export function createSourceManager(deps: SourceManagerDeps) {
         entry.stop.signal.removeEventListener('abort', onStop);
         entry.attempt = undefined;
       }
-      phase = 'reconnect';
-      await sleep(backoffMs(entry.health.failures), entry.stop.signal);
+      // A source that failed before its first look keeps its phase: a baseline stays a baseline, and
+      // what came while Steward was off still meets the catch-up policy.
+      if (entry.looked) phase = 'reconnect';
+      await sleep(Math.min(backoffMs(entry.health.failures), backoffCapOf(kind, config)), entry.stop.signal);
     }
   }
 
@@ -229,6 +238,7 @@ export function createSourceManager(deps: SourceManagerDeps) {
       attempt: undefined,
       health: { state: 'checking', since: iso(), error: null, how: null, lastEventAt: store.fires.latest(automation.id)?.recordedAt ?? null, lastCheckAt: null, failures: 0 },
       lastSignAt: clock.now().getTime(),
+      looked: false,
       done: Promise.resolve(),
     };
     running.set(automation.id, entry);
@@ -340,8 +350,10 @@ export function createSourceManager(deps: SourceManagerDeps) {
       if (!kind.preview) return [];
       const signal = AbortSignal.timeout(previewTimeoutMs);
       try {
-        const events = await kind.preview(configOf(trigger, kindName), { secret, reach, now: () => clock.now(), timezone, signal });
-        return events.slice(0, 50).map(({ key, at, summary }) => ({ key, at, summary }));
+        const config = configOf(trigger, kindName) as { filter?: EventCondition[] };
+        const events = await kind.preview(config, { secret, reach, now: () => clock.now(), timezone, signal });
+        // What would have fired: the events the trigger's filter passes.
+        return events.filter((event) => eventFilterVerdict(config.filter ?? [], event) === null).slice(0, 50).map(({ key, at, summary }) => ({ key, at, summary }));
       } catch (error) {
         throw new AppError('source_unreachable', signal.aborted ? `The source did not answer within ${previewTimeoutMs / 1000} s.` : messageOf(error));
       }
