@@ -171,8 +171,8 @@ export async function createTestDovecot(options: DovecotOptions = {}): Promise<T
     await waitFor(async () => !(await greets(port)), { what: `Dovecot on ${port} to stop answering`, timeoutMs: 10_000, intervalMs: 50 });
   };
 
-  const connect = async (user = Object.keys(users)[0]!) => {
-    const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user, pass: users[user]! }, logger: false, disableAutoIdle: true });
+  const connect = async (user = Object.keys(users)[0]) => {
+    const client = new ImapFlow({ host: '127.0.0.1', port, secure: false, auth: { user, pass: users[user] }, logger: false, disableAutoIdle: true });
     await client.connect();
     return client;
   };
