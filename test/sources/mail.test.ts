@@ -17,7 +17,7 @@ import { settled } from '../support/runs';
 import { quietFor, waitFor } from '../support/wait';
 
 const skip = lacks('dovecot');
-const users = { ann: 'pw-ann', bob: 'pw-bob', cat: 'pw-cat', dan: 'pw-dan', eve: 'pw-eve', fay: 'pw-fay', gil: 'pw-gil', hal: 'pw-hal' };
+const users = { ann: 'pw-ann', bob: 'pw-bob', cat: 'pw-cat', dan: 'pw-dan', eve: 'pw-eve', fay: 'pw-fay', gil: 'pw-gil', hal: 'pw-hal', kim: 'pw-kim' };
 const backoffMs = () => 300;
 
 let dovecot: TestDovecot;
@@ -98,6 +98,17 @@ describe.skipIf(skip)('the mail source', () => {
     expect(run.prompt).toContain('"size": 2048');
     expect(run.prompt).toContain('See attached.');
   });
+
+  it('reads at most 10 MB of a message, and says so in the event', async () => {
+    const made = await automation(t, { trigger: mailTrigger('kim'), prompt: 'Subject {{event.subject}} size {{event.size}} note {{event.truncated}} text {{event.text}}' });
+    await listening(t, made.id);
+    const huge = Buffer.alloc(11 * 1024 * 1024, 3);
+    await dovecot.append(mailMessage({ subject: '=?UTF-8?B?' + Buffer.from('Grüße, big one').toString('base64') + '?=', text: 'The start survives.', attachment: { filename: 'huge.bin', contentType: 'application/octet-stream', content: huge } }), { user: 'kim' });
+    const [run] = await runCount(t, made.id, 1, 30_000);
+    expect(run.prompt).toContain('Grüße, big one');
+    expect(run.prompt).toContain('The start survives.');
+    expect(run.prompt).toMatch(/The message is 15\.\d MB; only its first 10\.0 MB were read/);
+  }, 40_000);
 
   it('runs each of 20 messages that came while Steward was off once at start, and none again after another restart', async () => {
     const dataDir = tempDir();
