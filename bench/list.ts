@@ -4,6 +4,7 @@ import { automationsListBench } from './automations-list';
 import { dispatchBench } from './dispatch';
 import { eventStreamBackpressureBench } from './event-stream-backpressure';
 import { healthUnderOutputBench } from './health-under-output';
+import { imapAccountsBench } from './imap-accounts';
 import { mcpBench } from './mcp';
 import { remotesFeedBench } from './remotes-feed';
 import { sandboxBench } from './sandbox';
@@ -25,4 +26,5 @@ export const benchmarks: Record<string, () => Promise<Record<string, unknown>>> 
   'event-stream-backpressure': eventStreamBackpressureBench,
   'health-under-output': healthUnderOutputBench,
   'remotes-feed': remotesFeedBench,
+  'imap-accounts': imapAccountsBench,
 };

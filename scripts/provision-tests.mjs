@@ -1,6 +1,6 @@
 // First step of `npm test`: installs the system programs some suites drive (Debian's Chromium for
 // the end-to-end suite, OpenSSH's server and client for the SSH tunnel suite, bubblewrap and socat
-// for sandboxed instances) with apt-get, when
+// for sandboxed instances, Dovecot for the mail source) with apt-get, when
 // they are missing and this is a Debian or Ubuntu machine we are root on; and, from the npm
 // registry into .cache, the MCP conformance suite with the Node 22 it runs on. Anywhere else, or when
 // an install fails, it leaves them be: those suites then skip themselves with one line naming
@@ -32,6 +32,7 @@ const wanted = [
     why: "the README's quick start is run as written, with curl and jq",
     packages: [onPath('curl') ? [] : ['curl'], onPath('jq') ? [] : ['jq']].flat(),
   },
+  { why: 'the mail source suite runs a real Dovecot', packages: executable('/usr/sbin/dovecot') ? [] : ['dovecot-imapd'] },
   {
     why: 'the SSH tunnel suite runs a real sshd',
     packages: executable('/usr/sbin/sshd') ? (sshClient ? [] : ['openssh-client']) : ['openssh-server', 'openssh-client'],

@@ -13,3 +13,6 @@ export function executable(file: string): boolean {
 }
 
 export const onPath = (command: string) => (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && executable(path.join(dir, command)));
+
+/** Debian's Dovecot (dovecot-imapd), for the mail source's suite and benchmark. */
+export const dovecotPath = '/usr/sbin/dovecot';

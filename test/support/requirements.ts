@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { chromiumPath } from './chromium';
-import { executable, onPath } from './programs';
+import { dovecotPath, executable, onPath } from './programs';
 
 export const sshdPath = '/usr/sbin/sshd';
 /** The MCP conformance suite and the Node 22 it needs, cached from the npm registry by scripts/install-mcp-conformance.mjs. */
@@ -55,6 +55,13 @@ const suites = {
     needs: [
       { what: 'bubblewrap (bwrap)', present: () => onPath('bwrap'), install: 'apt-get install bubblewrap' },
       { what: 'socat', present: () => onPath('socat'), install: 'apt-get install socat' },
+    ],
+  },
+  dovecot: {
+    suite: 'the mail source suite',
+    needs: [
+      { what: `Dovecot at ${dovecotPath}`, present: () => executable(dovecotPath), install: 'apt-get install dovecot-imapd' },
+      { what: 'root (Dovecot is started as root, its mail processes as nobody)', present: () => process.getuid?.() === 0, install: 'run the suite as root' },
     ],
   },
   mcpConformance: {
