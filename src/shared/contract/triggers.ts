@@ -67,7 +67,6 @@ export const MailTrigger = z.strictObject({
   user: z.string().min(1).max(500),
   password: SecretName.describe('The secret holding the password (or app password)'),
   mailbox: z.string().min(1).max(500).default('INBOX'),
-  attachments: z.enum(['list', 'save']).default('list').describe("list: named with their sizes; save: also saved into the run's workspace"),
   afterRun: z.enum(['leave', 'mark-read', 'move']).default('leave').describe('What happens to the message after its run succeeds'),
   moveTo: z.string().min(1).max(500).optional().describe('The mailbox it is moved to (afterRun move)'),
   pollSeconds: z.int().min(10).max(86_400).default(60).describe('How often a server without IDLE is asked'),

@@ -85,7 +85,6 @@ type Wake = 'exists' | 'heartbeat' | 'stop';
 
 async function listen(ctx: Ctx): Promise<void> {
   const { config, signal } = ctx;
-  if (config.attachments === 'save' && ctx.phase !== 'reconnect') ctx.logger.warn('attachments: save is not built yet: attachments are listed with their sizes, not saved');
   const connection = await openMailConnection(config, ctx);
   const { client } = connection;
   const stop = () => void connection.close();
