@@ -1,39 +1,14 @@
 // The git source against real repositories made with the git CLI: a local repository watched (a run
-// per push with its commits, a merge, a force-push, a filter on the author), a remote fetched
-// through a real `git daemon` on loopback, Steward off while pushes land, the address rules, and
-// what a wrong path or a missing branch says.
+// per push with its commits, a merge, a force-push, a filter on the author), Steward off while
+// pushes land, and what a wrong path or a missing branch says. Remotes: git-source-remote.test.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Fire, Run, SourceHealth } from '../../src/shared/contract';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { type TestCore, startTestCore, tempDir } from '../support/core';
-import { type GitDaemon, ada, bob, commitFiles, gitIn, repoPair, startGitDaemon, tipOf } from '../support/git-repos';
+import { ada, bob, commitFiles, gitIn, repoPair, tipOf } from '../support/git-repos';
+import { createGit, eventIn, failing, fast, firesOf, listening, runCount, runsOf } from '../support/git-source';
 import { waitFor } from '../support/wait';
-
-const fast = (failures: number) => Math.min(200 * failures, 1000);
-
-async function createGit(t: TestCore, git: Record<string, unknown>, prompt = 'A push: {{event}}'): Promise<string> {
-  const response = await t.api('POST', '/api/automations', { name: 'On push', prompt, trigger: { git } });
-  expect(response.status, response.text).toBe(201);
-  return response.body.automation.id as string;
-}
-
-const healthOf = async (t: TestCore, id: string): Promise<SourceHealth> => (await t.api('GET', `/api/automations/${id}`)).body.automation.source;
-const runsOf = async (t: TestCore, id: string): Promise<Run[]> => ((await t.api('GET', `/api/runs?source=automation&sourceId=${id}`)).body.runs as Run[]).reverse();
-const firesOf = async (t: TestCore, id: string): Promise<Fire[]> => ((await t.api('GET', `/api/automations/${id}/fires`)).body.fires as Fire[]).reverse();
-
-const listening = (t: TestCore, id: string) => waitFor(() => healthOf(t, id), { what: 'the git source to listen', until: (health) => health.state === 'listening' });
-const failing = (t: TestCore, id: string, timeoutMs = 15_000) => waitFor(() => healthOf(t, id), { what: 'the git source to fail', timeoutMs, until: (health) => health.state === 'failing' });
-const runCount = (t: TestCore, id: string, count: number, timeoutMs = 15_000) =>
-  waitFor(() => runsOf(t, id), { what: `${count} runs`, timeoutMs, until: (runs) => runs.length >= count });
-
-/** The event as the prompt holds it ({{event}} fenced as JSON). */
-function eventIn(prompt: string): Record<string, any> {
-  const start = prompt.indexOf('{\n');
-  const end = prompt.lastIndexOf('\n}');
-  return JSON.parse(prompt.slice(start, end + 2));
-}
 
 describe('git source, a local repository', () => {
   let t: TestCore;
@@ -142,55 +117,6 @@ describe('git source, a local repository', () => {
     expect(summaries).toHaveLength(2);
     expect(summaries[0]).toMatch(/^[0-9a-f]{7} on main of .*origin\.git by Bob Builder: Preview me$/);
     expect(summaries[1]).toContain('First commit');
-  });
-});
-
-describe('git source, a remote through git daemon', () => {
-  let t: TestCore;
-  let daemon: GitDaemon;
-  let repos: ReturnType<typeof repoPair>;
-  beforeAll(async () => {
-    t = await startTestCore({ clock: systemClock, sourceBackoffMs: fast });
-    repos = repoPair();
-    daemon = await startGitDaemon(repos.parent);
-  });
-  afterAll(async () => {
-    await daemon.stop();
-    await t.close();
-  });
-
-  it('fetches pushes from git://127.0.0.1 (named, so allowed) into its own mirror and runs for each', async () => {
-    const id = await createGit(t, { repository: daemon.url('origin.git'), branch: 'main', pollSeconds: 10 });
-    const health = await listening(t, id);
-    expect(health.how).toBe('fetched every 10 s');
-    const before = tipOf(repos.origin);
-    commitFiles(repos.work, { 'remote.txt': 'r\n' }, 'Over the wire', bob);
-    const after = commitFiles(repos.work, { 'remote.txt': 'r2\n' }, 'Again', ada);
-    gitIn(repos.work, ['push', '--quiet', daemon.url('origin.git'), 'main']);
-    const [run] = await runCount(t, id, 1, 30_000);
-    expect(eventIn(run.prompt)).toMatchObject({ repository: daemon.url('origin.git'), before, after, count: 2, messages: ['Over the wire', 'Again'] });
-    expect(eventIn(run.prompt).commits[0].files).toEqual(['remote.txt']);
-    expect(fs.existsSync(path.join(t.dataDir, 'sources', `${id}.git`, 'HEAD'))).toBe(true);
-  });
-
-  it('refuses a host that resolves to this machine without being named as such, in the rule\'s words', async () => {
-    // This machine's own name resolves to a loopback address here (/etc/hosts); only 127.0.0.1 or localhost written as such is this machine named.
-    const { hostname } = await import('node:os');
-    const id = await createGit(t, { repository: `git://${hostname()}:${daemon.port}/origin.git`, branch: 'main', pollSeconds: 10 });
-    const health = await failing(t, id);
-    expect(health.error).toMatch(new RegExp(`^Steward will not connect to ${hostname()}:${daemon.port}: it (resolves to|could not be resolved)`));
-  });
-
-  it('previews a remote branch\'s recent commits without keeping a mirror', async () => {
-    const response = await t.api('POST', '/api/automations/preview', { trigger: { git: { repository: daemon.url('origin.git') } } });
-    expect(response.status, response.text).toBe(200);
-    expect(response.body.events.length).toBeGreaterThanOrEqual(3);
-    expect(response.body.events[0].summary).toContain('Again');
-  });
-
-  it('a missing remote branch fails with clear words', async () => {
-    const id = await createGit(t, { repository: daemon.url('origin.git'), branch: 'nope', pollSeconds: 10 });
-    expect((await failing(t, id)).error).toMatch(/There is no branch "nope" in git:\/\/127\.0\.0\.1/);
   });
 });
 

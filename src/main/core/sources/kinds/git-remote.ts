@@ -115,9 +115,9 @@ export async function openMirror(folder: string, signal: AbortSignal): Promise<v
   await git(['config', 'gc.auto', '0'], { cwd: folder, signal });
 }
 
-/** Fetches the branch into the mirror's fetchedRef; `shallowSince` fetches only that far back (the preview). */
-export async function fetchBranch(mirror: string, access: RemoteAccess, branch: string, signal: AbortSignal, options: { timeoutMs: number; shallowSince?: Date }): Promise<void> {
-  const depth = options.shallowSince ? [`--shallow-since=${options.shallowSince.toISOString()}`] : [];
+/** Fetches the branch into the mirror's fetchedRef; `shallowSince` or `depth` fetch only that far back (the preview). */
+export async function fetchBranch(mirror: string, access: RemoteAccess, branch: string, signal: AbortSignal, options: { timeoutMs: number; shallowSince?: Date; depth?: number }): Promise<void> {
+  const depth = options.shallowSince ? [`--shallow-since=${options.shallowSince.toISOString()}`] : options.depth ? [`--depth=${options.depth}`] : [];
   await git(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--no-auto-gc', ...depth, '--end-of-options', access.url, `+refs/heads/${branch}:${fetchedRef}`], {
     cwd: mirror,
     signal,

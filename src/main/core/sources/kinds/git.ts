@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { GitTrigger } from '../../../../shared/contract';
 import type { SourceContext, SourceEvent, SourceKind } from '../source-kind';
 import { git } from './git-cli';
-import { type PushPlace, hasCommit, pushEvent, recentCommitEvents } from './git-commits';
+import { type PushPlace, commitsOf, hasCommit, pushEvent, recentCommitEvents } from './git-commits';
 import { type LocalRepository, localTip, openLocal, refLookMs, refStamp } from './git-local';
 import { type AccessTools, type RemoteUrl, accessFor, fetchBranch, fetchedRef, handledRef, isRemote, openMirror, parseRemote, remoteTip, removeStaleLocks } from './git-remote';
 
@@ -168,8 +168,11 @@ export const gitSource: SourceKind<GitTrigger> = {
       try {
         await fetchBranch(folder, access, config.branch, tools.signal, { timeoutMs: fetchMs, shallowSince: since });
       } catch (error) {
-        // Nothing in the last day: git refuses a shallow fetch that selects no commit.
-        if (/no commits selected/i.test((error as Error).message)) return [];
+        // Git refuses a shallow fetch that selects no commit (in words only the server's log
+        // keeps): with the tip alone, a tip older than a day means nothing to preview.
+        await fetchBranch(folder, access, config.branch, tools.signal, { timeoutMs: fetchMs, depth: 1 }).catch(() => Promise.reject(error as Error));
+        const [tip] = await commitsOf(folder, [fetchedRef], 1, tools.signal);
+        if (tip && tip.committed < since.toISOString()) return [];
         throw error;
       }
       return await recentCommitEvents(folder, place, fetchedRef, since, tools.signal);
