@@ -97,6 +97,43 @@ describe('git source, a local repository', () => {
     expect(await runsOf(t, id)).toHaveLength(1);
   });
 
+  it('follows a branch deleted (failing, in words) and made again (the commits since the last one handled)', async () => {
+    const { origin, work } = repoPair();
+    const id = await createGit(t, { repository: origin, branch: 'main' });
+    await listening(t, id);
+    const before = tipOf(origin);
+    gitIn(origin, ['update-ref', '-d', 'refs/heads/main']);
+    expect((await failing(t, id, 30_000)).error).toMatch(/There is no branch "main" in .*origin\.git/);
+    const after = commitFiles(work, { 'again.txt': 'a\n' }, 'Made again', ada);
+    gitIn(work, ['push', '--quiet', 'origin', 'main']);
+    const [run] = await runCount(t, id, 1);
+    expect(eventIn(run.prompt)).toMatchObject({ range: `${before}..${after}`, forced: false, messages: ['Made again'] });
+    expect((await listening(t, id)).failures).toBe(0);
+  });
+
+  it('reads file names that hold newlines or look like commits as names, and lists the newest 100 of a long push', async () => {
+    const { origin, work } = repoPair();
+    const id = await createGit(t, { repository: origin, branch: 'main' });
+    await listening(t, id);
+    const shaLike = tipOf(work);
+    commitFiles(work, { [shaLike]: 'x\n', 'line\nbreak.txt': 'y\n', '\nleading.txt': 'z\n' }, 'Odd names', bob);
+    commitFiles(work, { 'plain.txt': 'p\n' }, 'Plain', ada);
+    gitIn(work, ['push', '--quiet', 'origin', 'main']);
+    const odd = eventIn((await runCount(t, id, 1))[0].prompt);
+    expect(odd.messages).toEqual(['Odd names', 'Plain']);
+    expect([...odd.commits[0].files].sort()).toEqual(['\nleading.txt', 'line\nbreak.txt', shaLike].sort());
+    expect(odd.commits[1].files).toEqual(['plain.txt']);
+
+    for (let n = 1; n <= 104; n += 1) gitIn(work, ['commit', '--quiet', '--allow-empty', '-m', `Empty ${n}`], ada);
+    gitIn(work, ['push', '--quiet', 'origin', 'main']);
+    const long = eventIn((await runCount(t, id, 2))[1].prompt);
+    expect(long.count).toBe(104);
+    expect(long.commits).toHaveLength(100);
+    expect(long.messages[0]).toBe('Empty 5');
+    expect(long.messages.at(-1)).toBe('Empty 104');
+    expect((await firesOf(t, id)).at(-1)!.event).toMatch(/^104 commits pushed to main of .*origin\.git \(the newest 100 listed\)$/);
+  });
+
   it('fails with git\'s words for a folder that is not a repository, and with clear words for a missing branch', async () => {
     const missing = await createGit(t, { repository: path.join(tempDir(), 'nowhere'), branch: 'main' });
     expect((await failing(t, missing)).error).toMatch(/cannot change to .*nowhere.*No such file or directory/);
