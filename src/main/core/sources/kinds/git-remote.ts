@@ -69,8 +69,9 @@ function authorization(token: string): string {
 /** Checks the remote's host against the address rules and says how git is to reach it. */
 export async function accessFor(remote: RemoteUrl, credential: string | undefined, tools: AccessTools): Promise<RemoteAccess> {
   const config: [string, string][] = [['http.followRedirects', 'false']];
-  if (credential !== undefined && remote.scheme !== 'https' && remote.scheme !== 'http') {
-    throw new Error(`a credential is for an https:// remote; ${remote.scheme} reaches ${remote.where} with ${remote.scheme === 'ssh' ? 'your ssh keys' : 'no credential'}`);
+  if (credential !== undefined && remote.scheme !== 'https') {
+    const how = remote.scheme === 'ssh' ? 'reaches it with your ssh keys' : remote.scheme === 'http' ? 'would send it unencrypted' : 'takes none';
+    throw new Error(`A credential is sent only to an https:// remote; ${remote.scheme}:// ${how}`);
   }
   if (remote.scheme === 'file') return { url: remote.url, config };
   const address = await tools.reach(remote.host, remote.port, { host: remote.host, port: remote.port });

@@ -18,8 +18,9 @@ import { type AccessTools, type RemoteUrl, accessFor, fetchBranch, fetchedRef, h
 /** The longest a fetch may take: the first one (the whole history) and later ones. */
 const firstFetchMs = 20 * 60_000;
 const fetchMs = 5 * 60_000;
-/** Beyond pollSeconds, what a look may take (ls-remote, a fetch, reading the commits). */
-const lookAllowanceMs = 8 * 60_000;
+/** Beyond pollSeconds, what a look may take: for a remote ls-remote, a fetch and reading the commits; here reading them. */
+const remoteLookMs = 8 * 60_000;
+const localLookMs = 2 * 60_000;
 
 const isSha = (value: string | undefined): value is string => value !== undefined && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(value);
 
@@ -148,7 +149,7 @@ export const gitSource: SourceKind<GitTrigger> = {
     }
   },
 
-  livenessMs: (config) => config.pollSeconds * 1000 + lookAllowanceMs,
+  livenessMs: (config) => config.pollSeconds * 1000 + (isRemote(config.repository) ? remoteLookMs : localLookMs),
 
   async preview(config, tools): Promise<SourceEvent[]> {
     await checkBranchName(config.branch, tools.signal);
