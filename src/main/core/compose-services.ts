@@ -93,6 +93,7 @@ export function createServices(context: ServiceContext) {
     store,
     clock: context.clock,
     logger: context.logger,
+    dataDir: context.dataDir,
     revealSecret,
     stewardPort: () => portOf(context.baseUrl()),
     paused: () => scheduler.isPaused(),

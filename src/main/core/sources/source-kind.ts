@@ -33,6 +33,8 @@ export type SourcePhase = 'first' | 'start' | 'resume' | 'reconnect';
 export interface SourceContext<Config> {
   automationId: string;
   config: Config;
+  /** Steward's data folder: what a source keeps beyond its cursor goes under sources/ (a git remote's mirror). */
+  dataDir: string;
   /** The automation's timezone (for words and times). */
   timezone: string;
   phase: SourcePhase;

@@ -26,6 +26,8 @@ export interface SourceManagerDeps {
   store: Store;
   clock: Clock;
   logger: Logger;
+  /** Steward's data folder (a source keeps what it needs beyond its cursor under sources/). */
+  dataDir: string;
   /** A stored secret's value, or undefined. */
   revealSecret: (name: string) => string | undefined;
   /** Steward's own port: a source never reaches Steward's API. */
@@ -149,6 +151,7 @@ export function createSourceManager(deps: SourceManagerDeps) {
     return {
       automationId: entry.automationId,
       config,
+      dataDir: deps.dataDir,
       timezone,
       phase,
       signal,
