@@ -82,7 +82,7 @@ describe.each(['rss', 'atom', 'json'] as const)('a %s feed', (format) => {
     const runs = await waitFor(() => runsOf(id), { what: 'two runs', until: (found) => found.length >= 2 });
     expect(runs).toHaveLength(2);
     const [third, fourth] = runs;
-    expect(third.prompt).toMatch(/^New item -----BEGIN UNTRUSTED DATA ([0-9a-f]{16})-----\n\(event\.title from the event source [^\n]*\nThird <post> & more\n-----END UNTRUSTED DATA \1----- at -----BEGIN/);
+    expect(third.prompt).toMatch(/^New item \n-----BEGIN UNTRUSTED DATA ([0-9a-f]{16})-----\n\(event\.title from the event source [^\n]*\nThird <post> & more\n-----END UNTRUSTED DATA \1-----\n at \n-----BEGIN/);
     expect(third.prompt).toContain('https://example.org/3');
     const json = /-----BEGIN UNTRUSTED DATA ([0-9a-f]{16})-----\n\(The event [^\n]*\n([\s\S]*?)\n-----END UNTRUSTED DATA \1-----/.exec(third.prompt);
     expect(json, third.prompt).not.toBeNull();
@@ -111,7 +111,7 @@ describe.each(['rss', 'atom', 'json'] as const)('a %s feed', (format) => {
     t = await start();
     // Found at start: caught up (an event trigger's catch-up is "all" by default), once.
     const runs = await waitFor(() => runsOf(id), { what: 'the caught-up run', until: (found) => found.length >= 3 });
-    expect(runs.map((run) => /^New item -----BEGIN[^\n]*\n[^\n]*\n([^\n]*)/.exec(run.prompt)?.[1])).toEqual(['Third <post> & more', 'Fourth post', 'Fifth, while Steward was off']);
+    expect(runs.map((run) => /^New item \n-----BEGIN[^\n]*\n[^\n]*\n([^\n]*)/.exec(run.prompt)?.[1])).toEqual(['Third <post> & more', 'Fourth post', 'Fifth, while Steward was off']);
     await listening(id);
     await nextPoll(id);
     await nextPoll(id);

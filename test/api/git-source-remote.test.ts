@@ -6,6 +6,7 @@ import dns from 'node:dns';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { waitFor } from '../support/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/main/core/scheduler/clock';
 import { type TestCore, startTestCore } from '../support/core';
@@ -39,6 +40,11 @@ describe('git source, a remote through git daemon', () => {
     expect(eventIn(run.prompt)).toMatchObject({ repository: daemon.url('origin.git'), before, after, count: 2, messages: ['Over the wire', 'Again'] });
     expect(eventIn(run.prompt).commits[0].files).toEqual(['remote.txt']);
     expect(fs.existsSync(path.join(t.dataDir, 'sources', `${id}.git`, 'HEAD'))).toBe(true);
+    // Pointed elsewhere, it starts from a new baseline without the old mirror; deleted, it leaves none.
+    expect((await t.api('PUT', `/api/automations/${id}`, { trigger: { git: { repository: daemon.url('origin.git'), branch: 'other', pollSeconds: 10 } } })).status).toBe(200);
+    await waitFor(() => !fs.existsSync(path.join(t.dataDir, 'sources', `${id}.git`, 'refs', 'steward', 'fetched')), { what: 'the old mirror to go' });
+    expect((await t.api('DELETE', `/api/automations/${id}`)).status).toBe(204);
+    await waitFor(() => !fs.existsSync(path.join(t.dataDir, 'sources', `${id}.git`)), { what: 'the mirror to go with its automation' });
   });
 
   it('refuses a host that resolves to this machine without being named as such, in the rule\'s words', async () => {

@@ -168,6 +168,9 @@ describe('the source over its life', () => {
     for (let failure = 1; failure <= 4; failure++) {
       const attempt = await waitFor(() => script.attempts[failure - 1], { what: `attempt ${failure}` });
       expect(health().state).toBe(failure === 1 ? 'checking' : 'failing');
+      // Until a first look is handed over, a retry keeps its phase: a baseline stays a baseline.
+      expect(attempt.ctx.phase).toBe(failure <= 2 ? 'first' : 'reconnect');
+      if (failure === 2) attempt.ctx.emit([event(0)], { set: [['etag', '"v1"']] }, { initial: true });
       attempt.fail(new Error('connection refused by example.com:443'));
       await waitFor(() => health().failures === failure, { what: `failure ${failure} counted` });
       expect(health()).toMatchObject({ state: 'failing', error: 'connection refused by example.com:443' });

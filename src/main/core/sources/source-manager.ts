@@ -4,6 +4,8 @@
 // liveness interval counts as a failure, and the attempt is abandoned and started again. A failing
 // source is retried with backoff; after the unhealthy-after setting's failures in a row the
 // automation-unhealthy notice is raised once, and automation-recovered when it listens again.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { AutomationTrigger, EventCondition, EventKind, PreviewedEvent, SourceHealth } from '../../../shared/contract';
 import { eventFilterVerdict } from './event-prompt';
 import { AppError } from '../../../shared/errors';
@@ -265,6 +267,11 @@ export function createSourceManager(deps: SourceManagerDeps) {
     await entry.done;
   }
 
+  function forgetFiles(id: string): void {
+    const folder = path.join(deps.dataDir, 'sources');
+    for (const name of [id, `${id}.git`]) fs.rmSync(path.join(folder, name), { recursive: true, force: true });
+  }
+
   const wantsSource = (automation: AutomationRecord | undefined): automation is AutomationRecord => automation !== undefined && automation.enabled && eventKindOf(automation.trigger) !== undefined;
 
   function runEnded(runId: string, status: string): void {
@@ -318,6 +325,8 @@ export function createSourceManager(deps: SourceManagerDeps) {
       const wanted = started && !deps.paused() && wantsSource(automation);
       if (entry && wanted && entry.configText === JSON.stringify(automation.trigger)) return;
       await stopOne(id);
+      // What a source kept beyond its cursor (a git remote's mirror) goes with it: deleted, or its trigger changed.
+      if (!automation || !store.sourceState.has(id)) forgetFiles(id);
       if (!wanted || running.has(id)) return;
       const current = store.automations.get(id);
       if (!wantsSource(current)) return;
