@@ -24,6 +24,7 @@ const reasonWords: Record<FireReason, string> = {
   budget: 'over budget',
   instance_stopped: 'its instance was stopped',
   steward_off: 'Steward was off',
+  filter: 'the event did not pass its filter',
 };
 
 export function kindOf(entry: AgendaEntry): MarkKind {

@@ -1,10 +1,12 @@
 // One automation's card: name, last run and health, the enabled switch, when it runs (its schedule,
-// or the automation it follows), its next run, its retry policy and budget, its spend, and run now,
-// edit, History and delete.
+// the automation it follows, or its trigger in words), its event source's health, its next run (or,
+// once, that it is done), its retry policy and budget, its spend, and run now, edit, History and delete.
 import { useEffect, useState } from 'react';
 import type { Automation } from '../../../../shared/contract';
 import { describeCron } from './CronHelper';
 import { HealthBadge } from './HealthBadge';
+import { SourceBadge, SourceLine, useSourcePoll } from './SourceHealth';
+import { triggerWords } from '../../../../shared/trigger-words';
 import { SpendSummary } from './SpendSummary';
 import { AutomationHistory } from './AutomationHistory';
 import { Badge, ConfirmButton, ErrorLine, Time, useAction } from '../../ui/widgets';
@@ -33,13 +35,19 @@ export function AutomationCard({ automation, onEdit }: { automation: Automation;
   const action = useAction();
   const instance = instances.find((each) => each.id === automation.instanceId);
   const instanceName = instance ? instanceLabel(instance) : automation.instanceId;
-  const followed = automation.trigger && automations.find((each) => each.id === automation.trigger?.after.automationId);
+  const { trigger } = automation;
+  const followed = trigger?.after && automations.find((each) => each.id === trigger.after?.automationId);
+  useSourcePoll(automation);
+  const timed = automation.cronExpression !== null || trigger?.at !== undefined || trigger?.every !== undefined;
+  // Once, and it ran: the automation turned itself off and is kept with its run.
+  const done = trigger?.at !== undefined && !automation.enabled && automation.lastRunAt !== null;
   return (
     <article className="card" aria-label={automation.name}>
       <div className="row wrap">
         <strong>{automation.name}</strong>
         {automation.lastRunStatus && <Badge status={automation.lastRunStatus} />}
         <HealthBadge health={automation.health} />
+        {automation.source && <SourceBadge source={automation.source} />}
         <span className="spacer" />
         <label className="switch">
           <input type="checkbox" role="switch" checked={automation.enabled} aria-label={`${automation.name} enabled`} onChange={(event) => void action.run(() => saveAutomation(automation.id, { enabled: event.target.checked }))} />
@@ -47,16 +55,21 @@ export function AutomationCard({ automation, onEdit }: { automation: Automation;
         </label>
       </div>
       <div className="hint">
-        {automation.cronExpression === null ? (
-          <>after {followed ? followed.name : 'a deleted automation'} ({automation.trigger?.after.on.join(', ').replace(/_/g, ' ')})</>
-        ) : (
+        {automation.cronExpression !== null ? (
           <>
             <code>{automation.cronExpression}</code> {describeCron(automation.cronExpression)} · {automation.timezone}
           </>
+        ) : trigger?.after ? (
+          <>after {followed ? followed.name : 'a deleted automation'} ({trigger.after.on.join(', ').replace(/_/g, ' ')})</>
+        ) : (
+          <span data-testid="trigger-words">{trigger ? triggerWords(trigger, automation.timezone) : ''}</span>
         )}{' '}
         · on {instanceName}
       </div>
-      {automation.cronExpression !== null && (
+      {automation.source && <SourceLine source={automation.source} />}
+      {done ? (
+        <div className="hint" data-testid="once-done"><span className="badge done">✓ done</span> ran <Time iso={automation.lastRunAt} />; now off, kept with its run.</div>
+      ) : timed && (
         <div className="hint">Next run: <span data-testid="next-run">{automation.enabled ? <NextRun automation={automation} /> : 'paused (off)'}</span> · last run <Time iso={automation.lastRunAt} /></div>
       )}
       <div className="hint" data-testid="policies">Retry: {retryWords(automation.retry)} · Budget: {budgetWords(automation.budget)}</div>

@@ -1,6 +1,7 @@
 // Automations: the list, and create, update, delete, run now; one reloaded when it changed live
-// (an edit through the API, a run that moved its next and last run on).
-import type { Automation, Run } from '../../../../shared/contract';
+// (an edit through the API, a run that moved its next and last run on); and what an event trigger
+// would have fired in the last 24 h (the form's Check).
+import type { Automation, AutomationTrigger, PreviewedEvent, Run } from '../../../../shared/contract';
 import type { Slice } from '../../store';
 
 export interface AutomationsSlice {
@@ -11,6 +12,8 @@ export interface AutomationsSlice {
   runAutomation: (id: string) => Promise<Run>;
   /** Reloads one automation (dropped when it is gone). */
   refreshAutomation: (id: string) => Promise<void>;
+  /** What the event trigger would have fired in the last 24 h, newest first, read from its source now. */
+  previewTrigger: (trigger: AutomationTrigger, timezone: string) => Promise<PreviewedEvent[]>;
 }
 
 export const automationsSlice: Slice<AutomationsSlice> = (set, get) => {
@@ -38,6 +41,9 @@ export const automationsSlice: Slice<AutomationsSlice> = (set, get) => {
     async deleteAutomation(id) {
       await get().client.call('automations.delete', { params: { id } });
       set({ automations: get().automations.filter((each) => each.id !== id) });
+    },
+    async previewTrigger(trigger, timezone) {
+      return (await get().client.call('automations.preview', { body: { trigger, timezone } })).events;
     },
     async runAutomation(id) {
       const { run } = await get().client.call('automations.run', { params: { id } });
