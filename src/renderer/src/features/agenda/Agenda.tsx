@@ -35,7 +35,7 @@ function Mark({ entry }: { entry: AgendaEntry }) {
 function Cell({ entries }: { entries: AgendaEntry[] | undefined }) {
   if (!entries) return <td />;
   if (entries.length <= listedPerCell) {
-    return <td><ul className="marks">{entries.map((entry) => <Mark key={entry.dueAt} entry={entry} />)}</ul></td>;
+    return <td><ul className="marks">{entries.map((entry, index) => <Mark key={`${entry.dueAt}-${index}`} entry={entry} />)}</ul></td>;
   }
   return (
     <td>

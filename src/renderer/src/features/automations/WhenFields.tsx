@@ -112,7 +112,7 @@ export function WhenFields(props: {
       {mode === 'every' && (
         <>
           <div className="grid-2">
-            <Field label="Every" error={problem('every.count')}>
+            <Field label="Interval" error={problem('every.count')}>
               <input inputMode="numeric" value={draft.every.count} onChange={(event) => change({ ...draft, every: { ...draft.every, count: event.target.value } })} />
             </Field>
             <Field label="Unit">

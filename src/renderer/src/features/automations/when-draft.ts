@@ -146,7 +146,7 @@ export function triggerOf(draft: WhenDraft): AutomationTrigger | undefined {
 export const fieldLabels: Record<string, string> = {
   'after.automationId': 'After automation', 'after.on': 'When its run',
   at: 'Date and time',
-  'every.minutes': 'Every', 'every.hours': 'Every', 'every.days': 'Every', 'every.from': 'Starting from',
+  'every.minutes': 'Interval', 'every.hours': 'Interval', 'every.days': 'Interval', 'every.from': 'Starting from',
   'watch.path': 'Folder', 'watch.glob': 'Files', 'watch.on': 'Changes', 'watch.debounceMs': 'Debounce (milliseconds)', 'watch.settleMs': 'Settle time (milliseconds)', 'watch.per': 'Runs',
   'git.repository': 'Repository', 'git.branch': 'Branch', 'git.credential': 'Credential', 'git.pollSeconds': 'Fetch every (seconds)',
   'mail.host': 'IMAP server', 'mail.port': 'Port', 'mail.tls': 'TLS', 'mail.user': 'User', 'mail.password': 'Password', 'mail.mailbox': 'Mailbox', 'mail.attachments': 'Attachments', 'mail.afterRun': 'After a run succeeds', 'mail.moveTo': 'Move to', 'mail.pollSeconds': 'Ask every (seconds)',
