@@ -1,0 +1,140 @@
+// End to end at 390 px, in real Chromium against a real daemon: a person makes a folder-watch
+// automation by clicking and typing (A folder, its path and files, a condition), sees the card say
+// in words what it waits for and its source turn listening, drops a file into the folder and sees
+// the run it started appear, named by its event, in the card's History. And the When section by
+// keyboard alone: the kinds by arrow keys, the folder's fields by Tab, a condition added by Enter.
+// The page never scrolls sideways. Screenshots go to test-artifacts/.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, useE2e } from '../support/e2e';
+import { tempDir } from '../support/temp';
+
+const e2e = useE2e({ name: 'folder-watch', context: { viewport: { width: 390, height: 844 } } });
+const { skip, api } = e2e;
+let page: Page;
+let folder: string;
+
+type Globals = { document: { documentElement: { scrollWidth: number }; activeElement: { getAttribute(name: string): string | null; id: string; tagName: string } | null; getElementById(id: string): { textContent: string } | null }; innerWidth: number };
+const sidewaysScroll = () =>
+  page.evaluate(() => {
+    const { document, innerWidth } = globalThis as unknown as Globals;
+    return document.documentElement.scrollWidth - innerWidth;
+  });
+/** The focused control's label (its <label for>) or accessible name, as a person hears it. */
+const focusedName = () =>
+  page.evaluate(() => {
+    const { document } = globalThis as unknown as Globals;
+    const active = document.activeElement as unknown as { id: string; labels?: { textContent: string }[]; getAttribute(name: string): string | null; textContent: string; tagName: string } | null;
+    if (!active) return '';
+    return (active.labels?.[0]?.textContent ?? active.getAttribute('aria-label') ?? active.textContent ?? '').trim();
+  });
+
+beforeAll(async () => {
+  if (skip) return;
+  ({ page } = e2e);
+  folder = tempDir('steward-e2e-watched-');
+  // The agent: a command that says what it was asked (the test is about what starts it).
+  await api('POST', '/api/instances', { name: 'Filer', agent: { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'echo "filed: $(cat)"'] }, sandbox: { mode: 'off' } });
+}, 60_000);
+afterAll(() => {
+  if (folder) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+describe.skipIf(skip)('a folder watch made by a person at 390 px', () => {
+  it('is made by clicking and typing, says what it waits for, listens, and runs for a dropped file', async () => {
+    await page.goto(new URL('/#/automations', e2e.daemon.url).href);
+    await page.getByRole('button', { name: 'New automation' }).first().click();
+    const form = page.getByRole('form', { name: 'New automation' });
+    await form.getByLabel('Name', { exact: true }).fill('File invoices');
+    await form.getByLabel('Prompt', { exact: true }).fill('File {{event.name}}');
+    await form.getByRole('radio', { name: 'A folder' }).check();
+    await form.getByLabel('Folder', { exact: true }).fill(folder);
+    await form.getByLabel('Files', { exact: true }).fill('*.pdf');
+    await form.getByRole('button', { name: 'Add a condition' }).click();
+    const condition = form.getByRole('group', { name: 'Condition 1' });
+    await condition.getByLabel('Field', { exact: true }).fill('name');
+    await condition.getByLabel('Value', { exact: true }).fill('invoice');
+    await form.getByLabel('Instance').selectOption({ label: 'Filer' });
+    // What its prompt may quote, for this kind.
+    expect(await form.getByTestId('event-fields').textContent()).toContain('{{event.name}}');
+    // The Check reads the folder now: empty, nothing would have fired.
+    await form.getByRole('button', { name: 'Check' }).click();
+    await expect.poll(() => form.getByTestId('preview-empty').isVisible(), { timeout: 20_000 }).toBe(true);
+    expect(await sidewaysScroll(), 'sideways scroll in the form').toBeLessThanOrEqual(0);
+    await page.screenshot({ path: path.join(artifacts, 'folder-watch-390-form.png'), fullPage: true });
+    await form.getByRole('button', { name: 'Create automation' }).click();
+
+    const card = page.getByRole('article', { name: 'File invoices' });
+    await expect.poll(() => card.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await card.getByTestId('trigger-words').textContent()).toBe(`When a file matching *.pdf lands in ${folder} (when name contains "invoice")`);
+    // Its source turns listening on the card by itself (the card reads it again while it is shown).
+    await expect.poll(() => card.getByTestId('source-state').textContent(), { timeout: 30_000 }).toBe('● listening');
+    expect(await card.getByTestId('source-error').count()).toBe(0);
+    await page.screenshot({ path: path.join(artifacts, 'folder-watch-390-listening.png'), fullPage: true });
+
+    // A file that fails the condition starts nothing; one that passes starts a run.
+    fs.writeFileSync(path.join(folder, 'notes.pdf'), 'not an invoice');
+    fs.writeFileSync(path.join(folder, 'invoice-7.pdf'), '%PDF-1.4 invoice 7');
+    await card.getByRole('button', { name: 'History' }).click();
+    const history = card.getByRole('region', { name: 'History of File invoices' });
+    await expect.poll(() => history.getByTestId('run-event').allTextContents(), { timeout: 30_000 }).toEqual([expect.stringContaining('invoice-7.pdf')]);
+    await expect.poll(() => history.getByRole('list', { name: 'Events that started no run' }).textContent(), { timeout: 20_000 }).toContain('notes.pdf');
+    // The run is there and did what its agent does with the prompt.
+    await history.getByRole('link').first().click();
+    await expect.poll(() => page.getByRole('log', { name: 'Transcript' }).textContent(), { timeout: 30_000 }).toContain('filed: File invoice-7.pdf');
+    expect(await sidewaysScroll(), 'sideways scroll on the run').toBeLessThanOrEqual(0);
+    await page.screenshot({ path: path.join(artifacts, 'folder-watch-390-run.png'), fullPage: true });
+  }, 120_000);
+
+  it('lets the When section be filled by keyboard alone', async () => {
+    await page.goto(new URL('/#/automations', e2e.daemon.url).href);
+    await page.getByRole('button', { name: 'New automation' }).first().focus();
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('form', { name: 'New automation' });
+    await expect.poll(focusedName).toBe('Name');
+    await page.keyboard.type('By keyboard');
+    await page.keyboard.press('Tab');
+    expect(await focusedName()).toBe('Prompt');
+    await page.keyboard.type('Look at {{event.path}}');
+    await page.keyboard.press('Tab');
+    // The kinds are one radio group: Tab lands on the chosen one, arrows move the choice.
+    expect(await focusedName()).toBe('On a schedule');
+    for (const next of ['Once', 'Every', 'After another automation', 'A folder']) {
+      await page.keyboard.press('ArrowRight');
+      expect(await focusedName()).toBe(next);
+    }
+    expect(await form.getByRole('radio', { name: 'A folder' }).isChecked()).toBe(true);
+    // Tab leaves the group for the folder's first field.
+    await page.keyboard.press('Tab');
+    expect(await focusedName()).toBe('Folder');
+    await page.keyboard.type('~/Invoices');
+    await page.keyboard.press('Tab');
+    expect(await focusedName()).toBe('Files');
+    await page.keyboard.press('Tab');
+    expect(await focusedName()).toBe('Created');
+    await page.keyboard.press('Tab');
+    expect(await focusedName()).toBe('Changed');
+    await page.keyboard.press('Space');
+    expect(await form.getByRole('checkbox', { name: 'Changed' }).isChecked()).toBe(true);
+    // On to "Add a condition" and press it: a row comes, its field reached by Shift+Tab.
+    for (let step = 0; step < 12 && (await focusedName()) !== 'Add a condition'; step += 1) await page.keyboard.press('Tab');
+    expect(await focusedName()).toBe('Add a condition');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => form.getByRole('group', { name: 'Condition 1' }).isVisible()).toBe(true);
+    for (let step = 0; step < 6 && (await focusedName()) !== 'Field'; step += 1) await page.keyboard.press('Shift+Tab');
+    expect(await focusedName()).toBe('Field');
+    await page.keyboard.type('name');
+    // Creating with the condition's value missing: refused, the focus on the first problem.
+    await form.getByRole('button', { name: 'Create automation' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(focusedName).toBe('Value');
+    await page.keyboard.type('invoice');
+    await form.getByRole('button', { name: 'Create automation' }).focus();
+    await page.keyboard.press('Enter');
+    const card = page.getByRole('article', { name: 'By keyboard' });
+    await expect.poll(() => card.isVisible(), { timeout: 10_000 }).toBe(true);
+    expect(await card.getByTestId('trigger-words').textContent()).toBe('When a file lands in or changes in ~/Invoices (when name contains "invoice")');
+  }, 90_000);
+});
