@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, useE2e } from '../support/e2e';
 import { tempDir } from '../support/temp';
+import { waitFor } from '../support/wait';
 
 const e2e = useE2e({ name: 'folder-watch', context: { viewport: { width: 390, height: 844 } } });
 const { skip, api } = e2e;
@@ -36,8 +37,10 @@ beforeAll(async () => {
   ({ page } = e2e);
   folder = tempDir('steward-e2e-watched-');
   // The agent: a command that says what it was asked (the test is about what starts it).
-  await api('POST', '/api/instances', { name: 'Filer', agent: { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'echo "filed: $(cat)"'] }, sandbox: { mode: 'off' } });
-}, 60_000);
+  const { instance } = await api<{ instance: { id: string } }>('POST', '/api/instances', { name: 'Filer', agent: { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'echo "filed: $(cat)"'] }, sandbox: { mode: 'off' } });
+  // Probed first: a busy machine may take a while, and one not ready is offered as "Filer (not ready)".
+  await waitFor(async () => (await api<{ instance: { status: string } }>('GET', `/api/instances/${instance.id}`)).instance.status, { until: (status) => status === 'running', timeoutMs: 60_000, what: 'the instance Filer running' });
+}, 90_000);
 afterAll(() => {
   if (folder) fs.rmSync(folder, { recursive: true, force: true });
 });
@@ -56,7 +59,7 @@ describe.skipIf(skip)('a folder watch made by a person at 390 px', () => {
     const condition = form.getByRole('group', { name: 'Condition 1' });
     await condition.getByLabel('Field', { exact: true }).fill('name');
     await condition.getByLabel('Value', { exact: true }).fill('invoice');
-    await form.getByLabel('Instance').selectOption({ label: 'Filer' });
+    await form.getByLabel('Instance', { exact: true }).selectOption({ label: 'Filer' });
     // What its prompt may quote, for this kind.
     expect(await form.getByTestId('event-fields').textContent()).toContain('{{event.name}}');
     // The Check reads the folder now: empty, nothing would have fired.
@@ -81,15 +84,19 @@ describe.skipIf(skip)('a folder watch made by a person at 390 px', () => {
     const history = card.getByRole('region', { name: 'History of File invoices' });
     await expect.poll(() => history.getByTestId('run-event').allTextContents(), { timeout: 30_000 }).toEqual([expect.stringContaining('invoice-7.pdf')]);
     await expect.poll(() => history.getByRole('list', { name: 'Events that started no run' }).textContent(), { timeout: 20_000 }).toContain('notes.pdf');
-    // The run is there and did what its agent does with the prompt.
+    // The run is there and did what its agent does with the prompt: the file's name in it, fenced as text from outside.
     await history.getByRole('link').first().click();
-    await expect.poll(() => page.getByRole('log', { name: 'Transcript' }).textContent(), { timeout: 30_000 }).toContain('filed: File invoice-7.pdf');
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    await expect.poll(() => transcript.textContent(), { timeout: 30_000 }).toMatch(/filed: File -----BEGIN UNTRUSTED DATA/);
+    expect(await transcript.textContent()).toContain('invoice-7.pdf');
+    expect(await transcript.textContent()).not.toContain('notes.pdf');
     expect(await sidewaysScroll(), 'sideways scroll on the run').toBeLessThanOrEqual(0);
     await page.screenshot({ path: path.join(artifacts, 'folder-watch-390-run.png'), fullPage: true });
   }, 120_000);
 
   it('lets the When section be filled by keyboard alone', async () => {
     await page.goto(new URL('/#/automations', e2e.daemon.url).href);
+    await page.reload();
     await page.getByRole('button', { name: 'New automation' }).first().focus();
     await page.keyboard.press('Enter');
     const form = page.getByRole('form', { name: 'New automation' });
