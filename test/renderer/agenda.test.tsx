@@ -26,7 +26,7 @@ const today = new Date();
 const at = (day: number, hour: number, minute = 0) => new Date(today.getFullYear(), today.getMonth(), today.getDate() + day, hour, minute).toISOString();
 const digest = { automationId: 'aut_01DIGEST', automationName: 'Daily digest', instanceId: 'ins_01STEWARD' };
 const poller = { automationId: 'aut_01POLLER', automationName: 'Poll the queue', instanceId: 'ins_01STEWARD' };
-const entry = (base: typeof digest, dueAt: string, rest: Partial<AgendaEntry>): AgendaEntry => ({ ...base, dueAt, state: 'due', reason: null, detail: null, runId: null, runStatus: null, forecastUsd: null, ...rest });
+const entry = (base: typeof digest, dueAt: string, rest: Partial<AgendaEntry>): AgendaEntry => ({ ...base, dueAt, state: 'due', reason: null, detail: null, event: null, runId: null, runStatus: null, forecastUsd: null, ...rest });
 
 const entries: AgendaEntry[] = [
   entry(digest, at(0, 6), { state: 'fired', runId: 'run_01SUCCEEDED', runStatus: 'succeeded' }),

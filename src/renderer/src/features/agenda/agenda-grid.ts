@@ -50,9 +50,11 @@ export function kindOf(entry: AgendaEntry): MarkKind {
 export function markText(entry: AgendaEntry): string {
   const kind = kindOf(entry);
   const late = entry.state === 'caught-up' ? ' (caught up late)' : '';
-  if (kind === 'skipped') return `skipped: ${entry.detail ?? (entry.reason ? reasonWords[entry.reason] : 'not run')}`;
+  // An event trigger's fire says what happened: "ran: invoice.pdf created in ~/Invoices".
+  const what = entry.event ? ` (${entry.event})` : '';
+  if (kind === 'skipped') return `skipped${what}: ${entry.detail ?? (entry.reason ? reasonWords[entry.reason] : 'not run')}`;
   if (kind === 'due') return entry.forecastUsd === null ? 'due' : `due, about ${formatUsd(entry.forecastUsd)}`;
-  return `${markWords[kind]}${late}`;
+  return `${markWords[kind]}${late}${what}`;
 }
 
 export interface Day {

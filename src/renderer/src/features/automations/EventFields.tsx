@@ -121,12 +121,6 @@ function MailFields({ draft, change, problem }: EventFieldsProps) {
           <input inputMode="numeric" value={mail.pollSeconds} onChange={(event) => set({ pollSeconds: event.target.value })} />
         </Field>
       </div>
-      <Field label="Attachments" error={problem('mail.attachments')}>
-        <select value={mail.attachments} onChange={(event) => set({ attachments: event.target.value as 'list' | 'save' })}>
-          <option value="list">Listed with their sizes</option>
-          <option value="save">Listed, and saved into the run’s workspace</option>
-        </select>
-      </Field>
       <Field label="After a run succeeds" error={problem('mail.afterRun')}>
         <select value={mail.afterRun} onChange={(event) => set({ afterRun: event.target.value as WhenDraft['mail']['afterRun'] })}>
           <option value="leave">Leave the message as it is</option>

@@ -6,7 +6,7 @@ export const eventFieldsOf: Record<EventKind, readonly string[]> = {
   watch: ['path', 'name', 'change', 'size'],
   git: ['commits', 'authors', 'messages', 'range', 'forced', 'branch'],
   mail: ['from', 'to', 'subject', 'text', 'attachments'],
-  feed: ['title', 'link', 'author', 'summary'],
+  feed: ['title', 'link', 'author', 'text', 'categories'],
 };
 
 /** What one event of the kind is, in words, for the prompt's help. */

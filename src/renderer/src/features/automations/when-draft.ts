@@ -32,7 +32,7 @@ export interface WhenDraft {
   every: { count: string; unit: 'minutes' | 'hours' | 'days'; from: string };
   watch: { path: string; glob: string; on: FileChange[]; per: 'file' | 'batch'; debounceMs: string; settleMs: string };
   git: { repository: string; branch: string; credential: string; pollSeconds: string };
-  mail: { host: string; port: string; tls: boolean; user: string; password: string; mailbox: string; attachments: 'list' | 'save'; afterRun: 'leave' | 'mark-read' | 'move'; moveTo: string; pollSeconds: string };
+  mail: { host: string; port: string; tls: boolean; user: string; password: string; mailbox: string; afterRun: 'leave' | 'mark-read' | 'move'; moveTo: string; pollSeconds: string };
   feed: { url: string; pollMinutes: string };
   /** The event filter, kept across event kinds while one is chosen. */
   filter: FilterRow[];
@@ -89,7 +89,7 @@ export function draftOf(automation: Automation | undefined): WhenDraft {
     git: { repository: git?.repository ?? '', branch: git?.branch ?? 'main', credential: git?.credential ?? '', pollSeconds: text(git?.pollSeconds, 60) },
     mail: {
       host: mail?.host ?? '', port: text(mail?.port, 993), tls: mail?.tls ?? true, user: mail?.user ?? '', password: mail?.password ?? '', mailbox: mail?.mailbox ?? 'INBOX',
-      attachments: mail?.attachments ?? 'list', afterRun: mail?.afterRun ?? 'leave', moveTo: mail?.moveTo ?? '', pollSeconds: text(mail?.pollSeconds, 60),
+      afterRun: mail?.afterRun ?? 'leave', moveTo: mail?.moveTo ?? '', pollSeconds: text(mail?.pollSeconds, 60),
     },
     feed: { url: feed?.url ?? '', pollMinutes: text(feed?.pollMinutes, 15) },
     filter: rowsOf(watch?.filter ?? git?.filter ?? mail?.filter ?? feed?.filter),
@@ -132,7 +132,7 @@ export function triggerOf(draft: WhenDraft): AutomationTrigger | undefined {
       const { mail } = draft;
       return {
         mail: {
-          host: mail.host.trim(), port: whole(mail.port), tls: mail.tls, user: mail.user.trim(), password: mail.password, mailbox: mail.mailbox.trim(), attachments: mail.attachments,
+          host: mail.host.trim(), port: whole(mail.port), tls: mail.tls, user: mail.user.trim(), password: mail.password, mailbox: mail.mailbox.trim(),
           afterRun: mail.afterRun, ...(mail.afterRun === 'move' ? { moveTo: mail.moveTo.trim() } : {}), pollSeconds: whole(mail.pollSeconds), filter,
         },
       };
@@ -149,7 +149,7 @@ export const fieldLabels: Record<string, string> = {
   'every.minutes': 'Interval', 'every.hours': 'Interval', 'every.days': 'Interval', 'every.from': 'Starting from',
   'watch.path': 'Folder', 'watch.glob': 'Files', 'watch.on': 'Changes', 'watch.debounceMs': 'Debounce (milliseconds)', 'watch.settleMs': 'Settle time (milliseconds)', 'watch.per': 'Runs',
   'git.repository': 'Repository', 'git.branch': 'Branch', 'git.credential': 'Credential', 'git.pollSeconds': 'Fetch every (seconds)',
-  'mail.host': 'IMAP server', 'mail.port': 'Port', 'mail.tls': 'TLS', 'mail.user': 'User', 'mail.password': 'Password', 'mail.mailbox': 'Mailbox', 'mail.attachments': 'Attachments', 'mail.afterRun': 'After a run succeeds', 'mail.moveTo': 'Move to', 'mail.pollSeconds': 'Ask every (seconds)',
+  'mail.host': 'IMAP server', 'mail.port': 'Port', 'mail.tls': 'TLS', 'mail.user': 'User', 'mail.password': 'Password', 'mail.mailbox': 'Mailbox', 'mail.afterRun': 'After a run succeeds', 'mail.moveTo': 'Move to', 'mail.pollSeconds': 'Ask every (seconds)',
   'feed.url': 'Feed URL', 'feed.pollMinutes': 'Check every (minutes)',
 };
 
