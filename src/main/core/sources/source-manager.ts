@@ -131,7 +131,10 @@ export function createSourceManager(deps: SourceManagerDeps) {
   }
 
   function setState(entry: Running, state: SourceHealth['state'], error: string | null): void {
-    if (entry.health.state !== state || entry.health.error !== error) entry.health = { ...entry.health, state, error, since: iso() };
+    if (entry.health.state === state && entry.health.error === error) return;
+    entry.health = { ...entry.health, state, error, since: iso() };
+    // The app shows the change at once (a card's badge), without asking again and again.
+    store.automations.announce(entry.automationId);
   }
 
   function failed(entry: Running, error: unknown): void {

@@ -168,6 +168,8 @@ export function createAutomationsRepository(db: Database.Database, hooks: Commit
       setAlarm.run(alarm, id);
       changed(id);
     },
+    /** Tells the live stream the automation changed where nothing of it was written (its source's health). */
+    announce: (id: string): void => changed(id),
     /** The ids of automations with an alarm raised. */
     alarmed: (): Set<string> => new Set(alarmed.all().map((row) => row.id)),
     /** The automations triggered after this one. */

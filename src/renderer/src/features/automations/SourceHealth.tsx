@@ -9,7 +9,8 @@ import { useApp } from '../../lib/app-context';
 import { Time, formatTime } from '../../ui/widgets';
 
 const icons: Record<SourceHealth['state'], string> = { listening: '●', checking: '◌', failing: '✕' };
-const pollMs: Record<SourceHealth['state'], number> = { listening: 15_000, checking: 2_000, failing: 5_000 };
+/** A change of state comes as a live event; the card reads the automation again now and then for its last check. */
+const refreshMs = 30_000;
 
 export function SourceBadge({ source }: { source: SourceHealth }) {
   return (
@@ -20,13 +21,13 @@ export function SourceBadge({ source }: { source: SourceHealth }) {
   );
 }
 
-/** Reads the automation again while its source is shown, so its badge follows the source. */
+/** Reads the automation again now and then while its source is shown, so that its last check stays current. */
 export function useSourcePoll(automation: Automation): void {
   const { refreshAutomation } = useApp();
   const state = automation.source?.state;
   useEffect(() => {
     if (!state) return undefined;
-    const timer = setInterval(() => void refreshAutomation(automation.id).catch(() => undefined), pollMs[state]);
+    const timer = setInterval(() => void refreshAutomation(automation.id).catch(() => undefined), refreshMs);
     return () => clearInterval(timer);
   }, [automation.id, state, refreshAutomation]);
 }
