@@ -17,14 +17,14 @@ afterAll(() => t.close());
 
 const prompt = 'Look at {{event.relativePath}} ({{event.change}}, {{event.size}} bytes)';
 
-async function watchAutomation(watch: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Automation> {
-  const response = await t.api('POST', '/api/automations', { name: `watch ${Math.random()}`, prompt, trigger: { watch }, ...extra });
+async function watchAutomation(watch: Record<string, unknown>, extra: Record<string, unknown> = {}, core = t): Promise<Automation> {
+  const response = await core.api('POST', '/api/automations', { name: `watch ${Math.random()}`, prompt, trigger: { watch }, ...extra });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return response.body.automation;
 }
 
-const sourceOf = async (id: string): Promise<SourceHealth> => (await t.api('GET', `/api/automations/${id}`)).body.automation.source;
-const listening = (id: string) => waitFor(() => sourceOf(id), { what: 'the source to listen', until: (source) => source?.state === 'listening' });
+const sourceOf = async (id: string, core = t): Promise<SourceHealth> => (await core.api('GET', `/api/automations/${id}`)).body.automation.source;
+const listening = (id: string, core = t) => waitFor(() => sourceOf(id, core), { what: 'the source to listen', until: (source) => source?.state === 'listening' });
 
 interface FireRow {
   event_key: string;
@@ -34,9 +34,9 @@ interface FireRow {
   run_id: string | null;
   prompt: string | null;
 }
-const firesOf = (id: string): FireRow[] =>
-  t.core.store.db.prepare<[string], FireRow>('SELECT f.event_key, f.state, f.reason, f.event, f.run_id, r.prompt FROM fires f LEFT JOIN runs r ON r.id = f.run_id WHERE f.automation_id = ? ORDER BY f.due_at, f.event_key').all(id);
-const runCount = (id: string): number => t.core.store.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM runs WHERE source_id = ?').get(id)!.n;
+const firesOf = (id: string, core = t): FireRow[] =>
+  core.core.store.db.prepare<[string], FireRow>('SELECT f.event_key, f.state, f.reason, f.event, f.run_id, r.prompt FROM fires f LEFT JOIN runs r ON r.id = f.run_id WHERE f.automation_id = ? ORDER BY f.due_at, f.event_key').all(id);
+const runCount = (id: string, core = t): number => core.core.store.db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM runs WHERE source_id = ?').get(id)!.n;
 const cursorOf = (id: string) => t.core.store.sourceState.entries(id, 'f:');
 
 /** A run per fire, and never two fires of one key with a run. */
@@ -240,4 +240,48 @@ describe('preview', () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.events.map((event: { summary: string }) => event.summary)).toEqual([`newer.pdf created in ${folder}`, `new.pdf created in ${folder}`]);
   });
+});
+
+describe('across a restart', () => {
+  it('handles each change made while Steward was off once at start (catch-up all), and runs none with skip', async () => {
+    let core = await startTestCore({ clock: systemClock, sourceBackoffMs: () => 200 });
+    const dataDir = core.dataDir;
+    try {
+      const folders = [tempDir('steward-watch-all-'), tempDir('steward-watch-skip-')];
+      for (const folder of folders) for (const name of ['kept.txt', 'gone.txt', 'edited.txt']) fs.writeFileSync(path.join(folder, name), name);
+      const on = ['created', 'changed', 'deleted'];
+      const all = await watchAutomation({ path: folders[0], on, settleMs: 200, debounceMs: 50 }, {}, core);
+      const skip = await watchAutomation({ path: folders[1], on, settleMs: 200, debounceMs: 50 }, { catchUp: 'skip' }, core);
+      await listening(all.id, core);
+      await listening(skip.id, core);
+      await core.core.close();
+
+      for (const folder of folders) {
+        fs.writeFileSync(path.join(folder, 'new.txt'), 'made while off');
+        fs.appendFileSync(path.join(folder, 'edited.txt'), ' and more');
+        fs.rmSync(path.join(folder, 'gone.txt'));
+      }
+      core = await startTestCore({ clock: systemClock, dataDir, sourceBackoffMs: () => 200 });
+      await waitFor(() => runCount(all.id, core), { what: 'three caught-up runs', until: (n) => n >= 3 });
+      await waitFor(() => firesOf(skip.id, core), { what: 'three missed fires', until: (fires) => fires.length >= 3 });
+      await quietFor(1000);
+      const caughtUp = firesOf(all.id, core);
+      expect(caughtUp.map((fire) => fire.event_key.split(':').slice(0, 2).join(':')).sort()).toEqual(['changed:edited.txt', 'created:new.txt', 'deleted:gone.txt']);
+      expect(caughtUp.every((fire) => fire.state === 'caught-up' && fire.run_id !== null)).toBe(true);
+      expect(firesOf(skip.id, core).map((fire) => [fire.state, fire.reason])).toEqual([['missed', 'steward_off'], ['missed', 'steward_off'], ['missed', 'steward_off']]);
+      expect(runCount(skip.id, core)).toBe(0);
+
+      // Once more with nothing changed: nothing found, nothing run again.
+      await core.core.close();
+      core = await startTestCore({ clock: systemClock, dataDir, sourceBackoffMs: () => 200 });
+      await listening(all.id, core);
+      await listening(skip.id, core);
+      await quietFor(1000);
+      expect(firesOf(all.id, core)).toHaveLength(3);
+      expect(runCount(all.id, core)).toBe(3);
+      expect(firesOf(skip.id, core)).toHaveLength(3);
+    } finally {
+      await core.close();
+    }
+  }, 60_000);
 });

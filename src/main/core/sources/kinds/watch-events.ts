@@ -1,7 +1,8 @@
 // A folder's settled changes as events: one per file, or one per batch (`files: [...]`, keyed by a
 // hash of its contents). In batch mode the trigger's filter is applied to each file here, and the
 // batch's per-file fields are lists of the passing files' values, grouped so that an `equals` or
-// `in` condition still holds for the whole batch when the frame applies the filter to it.
+// `in` condition still holds for the whole batch when the frame applies the filter to it. A batch
+// event stays small: `files` lists what fits in 40 KB and `more` counts the rest.
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { WatchTrigger } from '../../../../shared/contract';
@@ -64,10 +65,22 @@ function batchEvent(root: string, shown: string, files: SettledChange[], now: Da
   };
 }
 
+/** The bytes a batch's `files` list takes at most: the rest are counted in `more` (an event stays within 64 KiB). */
+const batchListBytes = 40_000;
+/** The values of each per-file field listed at the batch's top level (the whole list is in `files`). */
+const valuesListed = 20;
+
 function batchFields(root: string, files: SettledChange[]): Record<string, unknown> {
-  const each = files.map((file) => fileFields(root, file));
-  const listOf = (field: string) => [...new Set(each.map((fields) => fields[field]))];
-  return { folder: root, count: files.length, files: each, path: listOf('path'), relativePath: listOf('relativePath'), name: listOf('name'), change: listOf('change') };
+  const each: Record<string, unknown>[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    const fields = fileFields(root, file);
+    bytes += JSON.stringify(fields).length + 1;
+    if (bytes > batchListBytes) break;
+    each.push(fields);
+  }
+  const listOf = (field: string) => [...new Set(each.map((fields) => fields[field]))].slice(0, valuesListed);
+  return { folder: root, count: files.length, files: each, more: files.length - each.length, path: listOf('path'), relativePath: listOf('relativePath'), name: listOf('name'), change: listOf('change') };
 }
 
 /** The events these settled changes make (only the changes the trigger is `on`), oldest first. */
