@@ -10,6 +10,7 @@ import { sandboxBench } from './sandbox';
 import { schedulerBench, schedulerFiresBench } from './scheduler';
 import { startupBench } from './startup';
 import { triggerIngest, triggerIngestBacklog } from './trigger-ingest';
+import { watchFoldersBench } from './watch-folders';
 
 export const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'trigger-ingest': triggerIngest,
@@ -25,4 +26,5 @@ export const benchmarks: Record<string, () => Promise<Record<string, unknown>>> 
   'event-stream-backpressure': eventStreamBackpressureBench,
   'health-under-output': healthUnderOutputBench,
   'remotes-feed': remotesFeedBench,
+  'watch-folders': watchFoldersBench,
 };
