@@ -219,7 +219,7 @@ async function runWatch(ctx: SourceContext<WatchTrigger>): Promise<void> {
     const young = (value: string | undefined) => value !== undefined && Date.now() - parseValue(value).mtimeMs < config.settleMs;
     // A file written within settleMs may still be being written: wait until it keeps still (at most a minute).
     const until = Date.now() + 60_000;
-    while (ctx.phase !== 'first' && [...found.values()].some(young) && Date.now() < until && !signal.aborted) {
+    while (ctx.cursor.get(folderKey) !== undefined && [...found.values()].some(young) && Date.now() < until && !signal.aborted) {
       await sleep(config.settleMs, signal);
       for (const [relativePath, value] of found) {
         if (!young(value)) continue;
@@ -236,7 +236,10 @@ async function runWatch(ctx: SourceContext<WatchTrigger>): Promise<void> {
       else settled.push({ relativePath, change: known === undefined ? 'created' : 'changed', value });
     }
     files = count;
-    const events: SourceEvent[] = ctx.phase === 'first' ? [] : eventsOf(config, root, shown, settled, ctx.now());
+    // Without a cursor this is a baseline whatever the phase: a first look that failed (the folder
+    // was not there yet) is retried as a reconnect, and must not run every file it then finds.
+    const baseline = ctx.phase === 'first' || ctx.cursor.get(folderKey) === undefined;
+    const events: SourceEvent[] = baseline ? [] : eventsOf(config, root, shown, settled, ctx.now());
     ctx.emit(events, cursorChangeOf(settled, [[folderKey, root]]), { initial: true });
     countFiles(me, files);
   }
