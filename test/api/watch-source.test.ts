@@ -228,6 +228,23 @@ describe('a watched folder that goes away', () => {
   }, 30_000);
 });
 
+describe('a folder that appears after the automation was made', () => {
+  it('takes what it holds then as the baseline (no run), and runs for what comes after', async () => {
+    const parent = tempDir('steward-watch-');
+    const folder = path.join(parent, 'Later');
+    const automation = await watchAutomation({ path: folder, settleMs: 100, debounceMs: 50 });
+    await waitFor(() => sourceOf(automation.id), { what: 'the source to fail', until: (source) => source.state === 'failing' });
+    fs.mkdirSync(folder);
+    for (let i = 0; i < 3; i++) fs.writeFileSync(path.join(folder, `there-${i}.txt`), 'x');
+    await listening(automation.id);
+    expect(cursorOf(automation.id).size).toBe(3);
+    fs.writeFileSync(path.join(folder, 'after.txt'), 'y');
+    await waitFor(() => runCount(automation.id), { what: 'the run of the new file', until: (n) => n >= 1 });
+    await quietFor(500);
+    expect(firesOf(automation.id).map((fire) => fire.event)).toEqual([`after.txt created in ${folder}`]);
+  }, 30_000);
+});
+
 describe('preview', () => {
   it('lists the matching files changed in the last 24 hours, newest first, and not older ones', async () => {
     const folder = tempDir('steward-watch-');
