@@ -82,7 +82,15 @@ async function runWatch(ctx: SourceContext<WatchTrigger>): Promise<void> {
     },
   });
 
-  const stat = (relativePath: string) => fs.lstatSync(path.join(root, relativePath), { throwIfNoEntry: false });
+  function stat(relativePath: string): fs.Stats | undefined {
+    try {
+      return fs.lstatSync(path.join(root, relativePath), { throwIfNoEntry: false });
+    } catch (error) {
+      // A folder on the way replaced by a file: the path is gone.
+      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+      throw error;
+    }
+  }
 
   function settle(relativePath: string, change: FileChange, value: string) {
     if (ready.size === 0) readySince = Date.now();
@@ -235,7 +243,6 @@ async function runWatch(ctx: SourceContext<WatchTrigger>): Promise<void> {
       if (value === undefined) settled.push({ relativePath, change: 'deleted', value: known! });
       else settled.push({ relativePath, change: known === undefined ? 'created' : 'changed', value });
     }
-    files = count;
     // Without a cursor this is a baseline whatever the phase: a first look that failed (the folder
     // was not there yet) is retried as a reconnect, and must not run every file it then finds.
     const baseline = ctx.phase === 'first' || ctx.cursor.get(folderKey) === undefined;
