@@ -128,11 +128,11 @@ export const countFiles = (source: object, files: number): void => void knownFil
 export const forgetFiles = (source: object): void => void knownFiles.delete(source);
 
 /** Files statted per second by the periodic full walks, all sources together, on average. */
-export const fullWalkFilesPerSecond = 1000;
+export const fullWalkFilesPerSecond = 500;
 
-/** How long until a source walks its whole folder again: every file in the process once per (files / 1,000) s, at least every `livenessMs`. */
+/** How long between a source's walks of its whole folder: every file in the process once per (files / 500) s, at most every `livenessMs`. */
 export function fullWalkEveryMs(livenessMs: number): number {
   let total = 0;
   for (const files of knownFiles.values()) total += files;
-  return Math.max(livenessMs, (total / fullWalkFilesPerSecond) * 1000) * (0.9 + Math.random() * 0.2);
+  return Math.max(livenessMs, (total / fullWalkFilesPerSecond) * 1000);
 }

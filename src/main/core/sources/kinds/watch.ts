@@ -295,28 +295,41 @@ async function runWatch(ctx: SourceContext<WatchTrigger>): Promise<void> {
     if (signal.aborted) return;
     ctx.alive(described());
     let nextCheck = Date.now() + livenessMs;
-    let nextWalk = Date.now() + fullWalkEveryMs(livenessMs);
+    let lastWalkAt = Date.now();
+    const jitter = 0.9 + Math.random() * 0.2;
+    // The periodic walk runs beside the loop: a source waiting its turn to walk still handles its notices.
+    let walking: Promise<void> | undefined;
+    const nextWalk = () => (walking ? Infinity : lastWalkAt + fullWalkEveryMs(livenessMs) * jitter);
     while (!signal.aborted) {
       if (failure) throw failure;
       let now = Date.now();
       if (now >= nextCheck) {
-        if (check()) nextWalk = now;
+        if (check()) lastWalkAt = 0;
         nextCheck = now + livenessMs;
         ctx.alive(described());
       }
-      if (now >= nextWalk) {
-        const { found, count } = await fullWalk();
-        if (signal.aborted) return;
-        for (const relativePath of found.keys()) dirty.add(relativePath);
-        files = count;
-        countFiles(me, files);
-        nextWalk = Date.now() + fullWalkEveryMs(livenessMs);
-        ctx.alive(described());
+      if (now >= nextWalk()) {
+        walking = fullWalk().then(
+          ({ found, count }) => {
+            for (const relativePath of found.keys()) dirty.add(relativePath);
+            files = count;
+            countFiles(me, files);
+            lastWalkAt = Date.now();
+            walking = undefined;
+            if (!signal.aborted) ctx.alive(described());
+            wakeAt(Date.now());
+          },
+          (error: unknown) => {
+            failure ??= error instanceof Error ? error : new Error(String(error));
+            walking = undefined;
+            wakeAt(Date.now());
+          },
+        );
       }
       look();
       now = Date.now();
       if (ready.size > 0 && batchCloses(now)) handOver();
-      let next = Math.min(nextCheck, nextWalk);
+      let next = Math.min(nextCheck, nextWalk());
       if (dirty.size > 0) next = Math.min(next, now + gatherMs);
       for (const waited of pending.values()) next = Math.min(next, waited.since + config.settleMs);
       if (ready.size > 0) next = Math.min(next, readySince + maxWaitMs, Math.max(lastNotice + config.debounceMs, pending.size > 0 && config.per === 'batch' ? Infinity : 0));
