@@ -11,6 +11,7 @@ import { sandboxBench } from './sandbox';
 import { schedulerBench, schedulerFiresBench } from './scheduler';
 import { startupBench } from './startup';
 import { triggerIngest, triggerIngestBacklog } from './trigger-ingest';
+import { watchFoldersBench } from './watch-folders';
 
 export const benchmarks: Record<string, () => Promise<Record<string, unknown>>> = {
   'trigger-ingest': triggerIngest,
@@ -27,4 +28,5 @@ export const benchmarks: Record<string, () => Promise<Record<string, unknown>>> 
   'health-under-output': healthUnderOutputBench,
   'remotes-feed': remotesFeedBench,
   'imap-accounts': imapAccountsBench,
+  'watch-folders': watchFoldersBench,
 };

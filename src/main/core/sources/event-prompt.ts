@@ -15,12 +15,12 @@ const sizeOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(valu
 
 /** The event's fields within maxEventBytes: the longest strings cut first, each cut marked. */
 export function boundedFields(fields: Record<string, unknown>): Record<string, unknown> {
-  let size = sizeOf(fields);
-  if (size <= maxEventBytes) return fields;
+  let excess = sizeOf(fields) - maxEventBytes;
+  if (excess <= 0) return fields;
   const bounded = structuredClone(fields);
   // The strings, longest first, each with where it lives.
-  const strings: { holder: Record<string, unknown> | unknown[]; key: string | number; length: number }[] = [];
-  const walk = (holder: Record<string, unknown> | unknown[]) => {
+  const strings: { holder: Record<string | number, unknown>; key: string | number; length: number }[] = [];
+  const walk = (holder: Record<string | number, unknown>) => {
     for (const [key, value] of Object.entries(holder)) {
       const at = Array.isArray(holder) ? Number(key) : key;
       if (typeof value === 'string') strings.push({ holder, key: at, length: value.length });
@@ -29,13 +29,22 @@ export function boundedFields(fields: Record<string, unknown>): Record<string, u
   };
   walk(bounded);
   strings.sort((a, b) => b.length - a.length);
+  // Each string is measured on its own as it is cut (the whole event once more at the end): a
+  // batch of a thousand files must not be serialised a thousand times.
   for (const entry of strings) {
-    if (size <= maxEventBytes) break;
-    const text = (entry.holder as Record<string | number, string>)[entry.key];
-    const keep = Math.max(0, text.length - (size - maxEventBytes) - 64);
-    const cut = `${text.slice(0, keep)}… [cut: ${text.length - keep} more characters]`;
-    (entry.holder as Record<string | number, string>)[entry.key] = cut;
-    size = sizeOf(bounded);
+    if (excess <= 0) break;
+    const text = entry.holder[entry.key] as string;
+    const before = sizeOf(text);
+    let keep = Math.max(0, text.length - excess - 64);
+    let cut = `${text.slice(0, keep)}… [cut: ${text.length - keep} more characters]`;
+    // Escaped and multi-byte characters weigh more than one byte: cut further until it fits.
+    while (keep > 0 && before - sizeOf(cut) < excess) {
+      keep = Math.max(0, keep - Math.max(64, excess - (before - sizeOf(cut))));
+      cut = `${text.slice(0, keep)}… [cut: ${text.length - keep} more characters]`;
+    }
+    if (sizeOf(cut) >= before) continue;
+    entry.holder[entry.key] = cut;
+    excess -= before - sizeOf(cut);
   }
   return bounded;
 }
@@ -44,9 +53,11 @@ const from = 'the event source (a file, a commit, a message or a feed item writt
 
 /** The prompt `template` makes for `event`: each {{event…}} replaced by its value, fenced. */
 export function renderEventPrompt(template: string, event: SourceEvent | null): string {
-  const fields = event === null ? null : boundedFields(event.fields);
+  let fields: Record<string, unknown> | undefined;
   return template.replace(new RegExp(eventPlaceholder.source, 'g'), (placeholder: string, pathText: string | undefined, offset: number) => {
-    if (fields === null) return '(no event: this run was started by hand)';
+    if (event === null) return '(no event: this run was started by hand)';
+    // Bounded once, and only for a prompt that quotes the event.
+    fields ??= boundedFields(event.fields);
     let block: string;
     if (pathText === undefined) block = fence(JSON.stringify(fields, null, 2), 'The event', from);
     else {
