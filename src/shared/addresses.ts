@@ -54,7 +54,15 @@ function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
 /** Ranges that lead to the internet: global unicast, and the IPv6 transition schemes that tunnel to it. */
 const publicRanges = new Set(['unicast', '6to4', 'teredo', 'rfc6052']);
 
+/**
+ * Cloud metadata services outside link-local: AWS's IPv6 one (in fd00::/8, unique local) and
+ * Alibaba's (in 100.64.0.0/10, carrier-grade NAT). They answer credentials, so they are treated as
+ * link-local: never reached, even when named.
+ */
+const metadataAddresses = new Set(['fd00:ec2:0:0:0:0:0:254', '100.100.100.200']);
+
 export function addressKind(address: Address): AddressKind {
+  if (metadataAddresses.has(address.toNormalizedString())) return 'link-local';
   if (address.kind() === 'ipv6') {
     const v6 = address as ipaddr.IPv6;
     const inner = v6.isIPv4MappedAddress() ? v6.toIPv4Address() : embeddedIPv4(v6);

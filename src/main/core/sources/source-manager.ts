@@ -62,6 +62,8 @@ interface Running {
   lastSignAt: number;
   /** Whether a first look has been handed over since it started: until then a retry keeps the first phase. */
   looked: boolean;
+  /** The secrets' values it was given: never shown in its error, whatever the server echoes. */
+  revealed: Set<string>;
   done: Promise<void>;
 }
 
@@ -85,6 +87,20 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)) || 'it failed without saying why';
+
+/**
+ * `text` without the secrets' values, as written or as an HTTP Basic header carries them: a server's
+ * words are shown to whoever reads the automation (a run's key on its instance too), and a hostile
+ * server can echo what it was sent.
+ */
+export function redacted(text: string, secrets: Iterable<string>): string {
+  let out = text;
+  for (const value of secrets) {
+    if (value.length < 4) continue;
+    for (const form of [value, Buffer.from(value).toString('base64'), Buffer.from(`x-access-token:${value}`).toString('base64')]) out = out.split(form).join('[secret]');
+  }
+  return out;
+}
 
 export function createSourceManager(deps: SourceManagerDeps) {
   const { store, clock, logger } = deps;
@@ -138,7 +154,7 @@ export function createSourceManager(deps: SourceManagerDeps) {
   }
 
   function failed(entry: Running, error: unknown): void {
-    const message = messageOf(error);
+    const message = redacted(messageOf(error), entry.revealed);
     entry.health = { ...entry.health, failures: entry.health.failures + 1 };
     setState(entry, 'failing', message);
     logger.warn({ automationId: entry.automationId, kind: entry.kind, failures: entry.health.failures, err: message }, 'event source failed; retrying');
@@ -187,7 +203,11 @@ export function createSourceManager(deps: SourceManagerDeps) {
           if (automation) recover(automation);
         }
       },
-      secret,
+      secret(name) {
+        const value = secret(name);
+        entry.revealed.add(value);
+        return value;
+      },
       reach,
     };
   }
@@ -247,6 +267,7 @@ export function createSourceManager(deps: SourceManagerDeps) {
       health: { state: 'checking', since: iso(), error: null, how: null, lastEventAt: store.fires.latest(automation.id)?.recordedAt ?? null, lastCheckAt: null, failures: 0 },
       lastSignAt: clock.now().getTime(),
       looked: false,
+      revealed: new Set(),
       done: Promise.resolve(),
     };
     running.set(automation.id, entry);
@@ -288,7 +309,7 @@ export function createSourceManager(deps: SourceManagerDeps) {
       try {
         await kind.afterRun({ config, secret, reach, logger, signal: entry.stop.signal }, found.eventKey, status);
       } catch (error) {
-        logger.warn({ automationId: automation.id, runId, err: messageOf(error) }, 'event source: the after-run step failed');
+        logger.warn({ automationId: automation.id, runId, err: redacted(messageOf(error), entry.revealed) }, 'event source: the after-run step failed');
       }
     });
   }
@@ -364,13 +385,19 @@ export function createSourceManager(deps: SourceManagerDeps) {
       const kind = await loadKind(kindName);
       if (!kind.preview) return [];
       const signal = AbortSignal.timeout(previewTimeoutMs);
+      const revealed = new Set<string>();
       try {
         const config = configOf(trigger, kindName) as { filter?: EventCondition[] };
-        const events = await kind.preview(config, { secret, reach, now: () => clock.now(), timezone, signal });
+        const given = (name: string) => {
+          const value = secret(name);
+          revealed.add(value);
+          return value;
+        };
+        const events = await kind.preview(config, { secret: given, reach, now: () => clock.now(), timezone, signal });
         // What would have fired: the events the trigger's filter passes.
         return events.filter((event) => eventFilterVerdict(config.filter ?? [], event) === null).slice(0, 50).map(({ key, at, summary }) => ({ key, at, summary }));
       } catch (error) {
-        throw new AppError('source_unreachable', signal.aborted ? `The source did not answer within ${previewTimeoutMs / 1000} s.` : messageOf(error));
+        throw new AppError('source_unreachable', signal.aborted ? `The source did not answer within ${previewTimeoutMs / 1000} s.` : redacted(messageOf(error), revealed));
       }
     },
   };

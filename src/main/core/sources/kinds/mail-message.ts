@@ -55,6 +55,18 @@ export function mailSummary(from: string, subject: string): string {
 
 /** The event for a message fetched with uid, envelope, internalDate, size and source (up to maxSourceBytes). */
 export async function mailEvent(message: FetchMessageObject, uidValidity: string, mailbox: string, now: Date): Promise<SourceEvent> {
+  try {
+    return await parsedEvent(message, uidValidity, mailbox, now);
+  } catch (error) {
+    // A message its parser refuses (a thousand parts, a broken structure) is still an event, told
+    // from its envelope: one stranger's mail must not make the mailbox deaf to every mail after it.
+    const event = envelopeEvent(message, uidValidity, now);
+    const why = error instanceof Error ? error.message : String(error);
+    return { ...event, fields: { ...event.fields, text: '', attachments: [], mailbox, uid: message.uid, size: message.size ?? 0, unreadable: `Steward could not read this message's body: ${why}` } };
+  }
+}
+
+async function parsedEvent(message: FetchMessageObject, uidValidity: string, mailbox: string, now: Date): Promise<SourceEvent> {
   const size = message.size ?? message.source?.length ?? 0;
   const cut = size > maxSourceBytes;
   const parsed = await simpleParser(message.source ?? Buffer.alloc(0), parserOptions);

@@ -60,7 +60,7 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
       <Field label="Prompt" error={action.errorFor('prompt') ?? placeholderProblem} warning={previousUnfilled ?? eventUnfilled} hint="What the agent is asked each time it runs.">
         <textarea value={prompt} onChange={(event) => { setPrompt(event.target.value); action.clearFor('prompt'); }} placeholder="Look at yesterday's failed CI runs and summarise them." />
       </Field>
-      <WhenFields when={when} timezone={timezone} onTimezone={setTimezone} others={automations.filter((each) => each.id !== automation?.id)} instance={instances.find((each) => each.id === instanceId)} errorFor={action.errorFor} clearFor={action.clearFor} />
+      <WhenFields when={when} timezone={timezone} onTimezone={setTimezone} others={automations.filter((each) => each.id !== automation?.id)} instance={instances.find((each) => each.id === instanceId)} errorFor={action.errorFor} clearFor={action.clearFor} creating={!automation} />
       <InstanceField value={instanceId} onChange={setInstanceId} error={action.errorFor('instanceId')} madeOn={automation?.instanceId} />
       <MemoryField value={memory} onChange={setMemory} error={action.errorFor('memory')} />
       {mode !== 'after' && (

@@ -5,6 +5,25 @@ import { AutomationEditor } from './AutomationEditor';
 import { AutomationCard } from './AutomationCard';
 import { Empty } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
+import type { Automation } from '../../../../shared/contract';
+
+/** Said at the top of the list: a source that stopped listening must not wait below the fold to be seen. */
+function NotListening({ automations }: { automations: Automation[] }) {
+  const failing = automations.filter((automation) => automation.enabled && automation.source?.state === 'failing');
+  if (failing.length === 0) return null;
+  return (
+    <div className="alert error" role="alert" data-testid="not-listening">
+      <strong>{failing.length === 1 ? '1 automation is not listening' : `${failing.length} automations are not listening`}:</strong>{' '}
+      {failing.map((automation, index) => (
+        <span key={automation.id}>
+          {index > 0 && ', '}
+          <a href={`#automation-${automation.id}`}>{automation.name}</a>
+        </span>
+      ))}
+      . Their sources fail and are retried; what arrives meanwhile runs once they listen again.
+    </div>
+  );
+}
 
 export function Automations() {
   const { automations } = useApp();
@@ -16,6 +35,7 @@ export function Automations() {
         <span className="spacer" />
         <button className="primary" onClick={() => setEditing('new')}>New automation</button>
       </div>
+      <NotListening automations={automations} />
       {editing === 'new' && <AutomationEditor onDone={() => setEditing(undefined)} />}
       {automations.length === 0 && editing !== 'new' ? (
         <Empty title="No automations yet">

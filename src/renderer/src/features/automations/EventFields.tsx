@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { FeedTrigger, GitTrigger, type Instance, MailTrigger, WatchTrigger } from '../../../../shared/contract';
 import { Field } from '../../ui/widgets';
 import { SecretPicker } from '../settings/SecretPicker';
+import { NewSecret } from '../settings/NewSecret';
 import { unreadableFolderWords } from './sandbox-read';
 import { type FileChange, type WhenDraft, fileChangeWords } from './when-draft';
 
@@ -22,7 +23,7 @@ export interface EventFieldsProps {
   instance: Instance | undefined;
 }
 
-const secretsLink = <>Stored secrets are added under <a href="#/settings">Secrets in Settings</a>.</>;
+const secretsWords = 'Secrets are stored encrypted (Settings → Secrets); store one here without leaving the form.';
 
 function WatchFields({ draft, change, problem, instance }: EventFieldsProps) {
   const { watch } = draft;
@@ -46,7 +47,7 @@ function WatchFields({ draft, change, problem, instance }: EventFieldsProps) {
         ))}
         {problem('watch.on') && <div className="error" role="alert">{problem('watch.on')}</div>}
       </fieldset>
-      <Field label="Runs" error={problem('watch.per')} hint={help(WatchTrigger, 'per')}>
+      <Field label="Runs" error={problem('watch.per')}>
         <select value={watch.per} onChange={(event) => set({ per: event.target.value as 'file' | 'batch' })}>
           <option value="file">One run per file</option>
           <option value="batch">One run per batch of changes</option>
@@ -80,9 +81,10 @@ function GitFields({ draft, change, problem }: EventFieldsProps) {
           <input inputMode="numeric" value={git.pollSeconds} onChange={(event) => set({ pollSeconds: event.target.value })} />
         </Field>
       </div>
-      <Field label="Credential" error={problem('git.credential')} hint={<>{help(GitTrigger, 'credential')} {secretsLink}</>}>
+      <Field label="Credential" error={problem('git.credential')} hint={<>{help(GitTrigger, 'credential')} {secretsWords}</>}>
         <SecretPicker value={git.credential || undefined} onChange={(credential) => set({ credential: credential ?? '' })} noneLabel="None (a local or public repository)" />
       </Field>
+      <NewSecret suggestedName="git-token" onStored={(credential) => set({ credential })} />
     </>
   );
 }
@@ -104,15 +106,16 @@ function MailFields({ draft, change, problem }: EventFieldsProps) {
         <input type="checkbox" checked={mail.tls} onChange={(event) => set({ tls: event.target.checked, port: mail.port === (mail.tls ? '993' : '143') ? (event.target.checked ? '993' : '143') : mail.port })} />
         TLS from the start
       </label>
-      <div className="hint">{help(MailTrigger, 'tls')}</div>
+      <div className="hint">On: encrypted from the first byte (usually port 993). Off: plain IMAP (usually port 143), upgraded with STARTTLS where the server offers it, else sent in clear, password included.</div>
       <div className="grid-2">
         <Field label="User" error={problem('mail.user')}>
           <input className="mono" autoComplete="off" value={mail.user} onChange={(event) => set({ user: event.target.value })} />
         </Field>
-        <Field label="Password" error={problem('mail.password')} hint={<>{help(MailTrigger, 'password')} {secretsLink}</>}>
+        <Field label="Password" error={problem('mail.password')} hint={<>{help(MailTrigger, 'password')} {secretsWords}</>}>
           <SecretPicker value={mail.password || undefined} onChange={(password) => set({ password: password ?? '' })} noneLabel="Choose a secret…" />
         </Field>
       </div>
+      <NewSecret suggestedName="mail-password" onStored={(password) => set({ password })} />
       <div className="grid-2">
         <Field label="Mailbox" error={problem('mail.mailbox')}>
           <input className="mono" value={mail.mailbox} onChange={(event) => set({ mailbox: event.target.value })} />

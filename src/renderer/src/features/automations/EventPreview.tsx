@@ -7,7 +7,7 @@ import type { AutomationTrigger, PreviewedEvent } from '../../../../shared/contr
 import { useApp } from '../../lib/app-context';
 import { Time } from '../../ui/widgets';
 
-type Checked = { for: string; events: PreviewedEvent[] } | { for: string; error: string };
+type Checked = { for: string; events: PreviewedEvent[] } | { for: string; error: string } | { for: string; unready: true };
 
 export function EventPreview(props: {
   /** The trigger as the form holds it now, or undefined after marking what to fix. */
@@ -15,13 +15,18 @@ export function EventPreview(props: {
   /** The trigger now, unchecked, to tell a stale list from a current one. */
   current: AutomationTrigger | undefined;
   timezone: string;
+  /** A trigger not saved yet takes its baseline: what is there now never runs. */
+  creating: boolean;
+  /** A git trigger's preview lists commits; commits pushed together make one run. */
+  commits: boolean;
 }) {
   const { previewTrigger } = useApp();
   const [busy, setBusy] = useState(false);
   const [checked, setChecked] = useState<Checked | undefined>();
   const check = async () => {
     const trigger = props.trigger();
-    if (!trigger) return;
+    // Said here, beside the button pressed: the fields marked may be far above.
+    if (!trigger) return setChecked({ for: '', unready: true });
     const key = JSON.stringify(trigger);
     setBusy(true);
     try {
@@ -32,7 +37,7 @@ export function EventPreview(props: {
       setBusy(false);
     }
   };
-  const stale = checked !== undefined && checked.for !== JSON.stringify(props.current);
+  const stale = checked !== undefined && !('unready' in checked) && checked.for !== JSON.stringify(props.current);
   return (
     <div className="event-preview" role="region" aria-label="What would have fired">
       <div className="row wrap">
@@ -41,15 +46,20 @@ export function EventPreview(props: {
       </div>
       <div aria-live="polite">
         {checked && stale && <div className="hint">Changed since this check: press Check again.</div>}
+        {checked && 'unready' in checked && <div className="error" role="alert" data-testid="preview-unready">Fix the fields marked above first, then press Check.</div>}
         {checked && 'error' in checked && <div className="error" role="alert" data-testid="preview-error">Could not check: {checked.error}</div>}
         {checked && 'events' in checked && (checked.events.length === 0 ? (
           <div className="hint" data-testid="preview-empty">Nothing in the last 24 h would have started a run.</div>
         ) : (
-          <ul className="preview-events" aria-label="Would have fired">
-            {checked.events.map((event) => (
-              <li key={event.key}><Time iso={event.at} /> {event.summary}</li>
-            ))}
-          </ul>
+          <>
+            <ul className="preview-events" aria-label="Would have fired">
+              {checked.events.map((event) => (
+                <li key={event.key}><Time iso={event.at} /> {event.summary}</li>
+              ))}
+            </ul>
+            {props.commits && <div className="hint">Each commit is listed; commits pushed together make one run.</div>}
+            {props.creating && <div className="hint" data-testid="preview-baseline">These show that the trigger reads its source. They will not run: a new trigger starts from what is there when it is saved, and runs for what comes after.</div>}
+          </>
         ))}
       </div>
     </div>

@@ -2,12 +2,10 @@
 // an event to start a run (an event that fails one is recorded skipped). The field suggests the
 // kind's own fields.
 import { useId } from 'react';
-import { EventCondition } from '../../../../shared/contract';
 import { Field } from '../../ui/widgets';
 import { type FilterRow, type FilterTest, type WhenProblems, filterTests } from './when-draft';
 
 const testWords: Record<FilterTest, string> = { contains: 'contains', equals: 'is', in: 'is one of', exists: 'is present', absent: 'is absent' };
-const fieldHelp = EventCondition.shape.field.description;
 
 export function FilterRows(props: { rows: FilterRow[]; fields: readonly string[]; problems: WhenProblems; onChange: (rows: FilterRow[]) => void }) {
   const list = useId();
@@ -37,7 +35,7 @@ export function FilterRows(props: { rows: FilterRow[]; fields: readonly string[]
         </div>
       ))}
       <button type="button" onClick={() => onChange([...rows, { field: '', test: 'contains', value: '' }])} disabled={rows.length >= 20}>Add a condition</button>
-      {fieldHelp && <div className="hint">{fieldHelp}.</div>}
+      {rows.length > 0 && <div className="hint tokens">This trigger's fields: {props.fields.map((field, index) => <span key={field}>{index > 0 && ', '}<code>{field}</code></span>)}.</div>}
       {props.problems.filter && <div className="error" role="alert">{props.problems.filter}</div>}
     </fieldset>
   );

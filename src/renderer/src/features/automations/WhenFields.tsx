@@ -44,7 +44,7 @@ function nextTimes(draft: WhenDraft, timezone: string): Date[] {
     const count = Number(draft.every.count);
     if (!Number.isInteger(count) || count < 1) return [];
     const from = draft.every.from.trim() === '' ? now.getTime() : localTimeProblem(draft.every.from) ? undefined : instantOf(draft.every.from, zone);
-    return from === undefined ? [] : everySchedule({ [draft.every.unit]: count }, from, zone).next(new Date(now.getTime() - 1), 5);
+    return from === undefined ? [] : everySchedule({ [draft.every.unit]: count }, from, zone).next(now, 5);
   } catch {
     return [];
   }
@@ -72,6 +72,8 @@ export function WhenFields(props: {
   errorFor: (field: string) => string | undefined;
   /** Forgets the server's error about a field once it is edited. */
   clearFor: (field: string) => void;
+  /** A new automation, not saved yet (an event trigger will start from a baseline). */
+  creating: boolean;
 }) {
   const { draft, problems } = props.when;
   const name = useId();
@@ -155,12 +157,12 @@ export function WhenFields(props: {
         <>
           <EventFields draft={draft} change={change} problem={problem} instance={props.instance} />
           <FilterRows rows={draft.filter} fields={eventFieldsOf[event]} problems={problems} onChange={(filter) => change({ ...draft, filter })} />
-          <p className="hint" data-testid="event-fields">
+          <p className="hint tokens" data-testid="event-fields">
             Its prompt may use <code>{'{{event}}'}</code> ({eventWords[event]}, whole) and {eventFieldsOf[event].map((field, index) => (
               <span key={field}>{index > 0 && (index === eventFieldsOf[event].length - 1 ? ' and ' : ', ')}<code>{`{{event.${field}}}`}</code></span>
             ))}, fenced as text from outside.
           </p>
-          <EventPreview trigger={() => { const body = props.when.ready(); return body && 'trigger' in body ? body.trigger : undefined; }} current={triggerOf(draft)} timezone={props.timezone} />
+          <EventPreview trigger={() => { const body = props.when.ready(); return body && 'trigger' in body ? body.trigger : undefined; }} current={triggerOf(draft)} timezone={props.timezone} creating={props.creating} commits={event === 'git'} />
         </>
       )}
       <Field label="Timezone" error={props.errorFor('timezone')} hint={mode === 'after' || event ? 'Its days (for budgets) are counted in this timezone.' : undefined}>

@@ -3,10 +3,10 @@
 import type { EventKind } from '../../../../shared/contract';
 
 export const eventFieldsOf: Record<EventKind, readonly string[]> = {
-  watch: ['path', 'name', 'change', 'size'],
-  git: ['commits', 'authors', 'messages', 'range', 'forced', 'branch'],
-  mail: ['from', 'to', 'subject', 'text', 'attachments'],
-  feed: ['title', 'link', 'author', 'text', 'categories'],
+  watch: ['path', 'relativePath', 'name', 'change', 'size', 'modifiedAt'],
+  git: ['message', 'messages', 'author', 'authors', 'commits', 'count', 'files', 'range', 'before', 'after', 'forced', 'branch', 'repository'],
+  mail: ['from', 'to', 'cc', 'subject', 'text', 'date', 'attachments', 'messageId', 'mailbox', 'uid', 'size'],
+  feed: ['title', 'link', 'author', 'text', 'published', 'categories', 'feed', 'id'],
 };
 
 /** What one event of the kind is, in words, for the prompt's help. */
