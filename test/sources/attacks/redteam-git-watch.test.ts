@@ -135,7 +135,7 @@ describe('a watched folder', () => {
     try {
       await new Promise((resolve) => setTimeout(resolve, 600));
       fs.writeFileSync(path.join(folder, 'normal.txt'), 'x');
-      await waitFor(() => promptsOf(id), { what: 'the normal file to run beside a growing one', timeoutMs: Number(process.env.R33_GROW_MS ?? 12_000), until: (p) => p.some((x) => x.includes('normal.txt')) }).catch(async (error) => {
+      await waitFor(() => promptsOf(id), { what: 'the normal file to run beside a growing one', timeoutMs: Number(process.env.R33_GROW_MS ?? 20_000), until: (p) => p.some((x) => x.includes('normal.txt')) }).catch(async (error) => {
         throw new Error(`FINDING: one growing file starves the watch; source ${JSON.stringify(await sourceOf(id))}: ${error.message.slice(0, 120)}`);
       });
       expect(promptsOf(id).some((x) => x.includes('growing.log'))).toBe(false);
@@ -143,7 +143,7 @@ describe('a watched folder', () => {
       clearInterval(timer);
       fs.closeSync(fd);
     }
-  }, Number(process.env.R33_GROW_MS ?? 12_000) + 8000);
+  }, Number(process.env.R33_GROW_MS ?? 20_000) + 8000);
 
   it('a watched folder moved away and made again is not listening while deaf', async () => {
     const folder = path.join(lab, 'moved');

@@ -1,5 +1,5 @@
 // Red team: where mail and git sources may lead Steward (its own port, a public-looking name
-// that resolves to this machine), a mail of 10,000 parts with a hostile subject, and a slowloris feed.
+// that resolves to this machine), a mail of 10,000 parts (root: /etc/hosts and Dovecot's chown need it) with a hostile subject, and a slowloris feed.
 import net from 'node:net';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -71,7 +71,7 @@ describe.runIf(root)('a public-looking name that resolves to this machine', () =
   });
 });
 
-describe.each([300, 1_000, 10_000])('a mail of %i parts with a hostile subject', (count) => {
+describe.runIf(root).each([300, 1_000, 10_000])('a mail of %i parts with a hostile subject', (count) => {
   let dovecot: TestDovecot;
   beforeAll(async () => {
     dovecot = await createTestDovecot({ users: { ann: 'pw-value-r33' } });
