@@ -62,7 +62,7 @@ describe('the When section', () => {
     fireEvent.click(form.getByRole('radio', { name: 'A folder' }));
     expect(form.queryByLabelText('Schedule (cron)')).toBeNull();
     // The kind's fields, with the contract's words as help, and what its prompt may quote.
-    expect(form.getByTestId('event-fields').textContent).toBe('Its prompt may use {{event}} (the file, whole) and {{event.path}}, {{event.name}}, {{event.change}} and {{event.size}}, fenced as text from outside.');
+    expect(form.getByTestId('event-fields').textContent).toBe('Its prompt may use {{event}} (the file, whole) and {{event.path}}, {{event.relativePath}}, {{event.name}}, {{event.change}}, {{event.size}} and {{event.modifiedAt}}, fenced as text from outside.');
     type(form.getByLabelText('Folder'), folder);
     type(form.getByLabelText('Files'), '*.pdf');
     fireEvent.click(form.getByRole('checkbox', { name: 'Changed' }));
@@ -138,6 +138,15 @@ describe('the When section', () => {
     type(form.getByLabelText('After a run succeeds'), 'move');
     create();
     expect(errorOf(form.getByLabelText('Password'))).toBe('Choose the secret holding the password.');
+    // The password is stored without leaving the form (leaving it threw away what was typed).
+    fireEvent.click(form.getByRole('button', { name: 'Store a new secret…' }));
+    const newSecret = within(form.getByRole('group', { name: 'A new secret' }));
+    type(newSecret.getByLabelText('Secret name'), 'form-mail-password');
+    type(newSecret.getByLabelText('Value'), 'hunter2-form');
+    fireEvent.click(newSecret.getByRole('button', { name: 'Store secret' }));
+    await waitFor(() => expect(form.getByLabelText<HTMLSelectElement>('Password').value).toBe('form-mail-password'));
+    expect(form.getByLabelText<HTMLInputElement>('IMAP server').value).toBe('imap.example.com');
+    expect((await t.api('GET', '/api/secrets')).body.secrets.map((secret: { name: string }) => secret.name)).toContain('form-mail-password');
     expect(errorOf(form.getByLabelText('Port'))).toMatch(/^Port /);
     expect(errorOf(form.getByLabelText('Move to'))).toMatch(/^Move to: is required when afterRun is move\.$|^Move to /);
     // The filter is the event's, kept across event kinds.
@@ -218,6 +227,11 @@ describe('the When section', () => {
     expect(alert.textContent).toMatch(/^Not listening since .+: /);
     expect(alert.textContent).toContain(error.replace(/\.$/, ''));
     expect(card.getByTestId('source-line').textContent).toMatch(/last event .* · last check /);
+    // Said at the top of the list too: a card below the fold is not enough.
+    const banner = screen.getByTestId('not-listening');
+    expect(banner.getAttribute('role')).toBe('alert');
+    expect(banner.textContent).toMatch(/^1 automations? (is|are) not listening: Deaf inbox\./);
+    expect(within(banner).getByRole('link', { name: 'Deaf inbox' }).getAttribute('href')).toBe(`#automation-${automation.id}`);
     disconnect();
   }, 60_000);
 
@@ -241,13 +255,24 @@ describe('the When section', () => {
     const form = within(screen.getByRole('form', { name: 'New automation' }));
     fireEvent.click(form.getByRole('radio', { name: 'A folder' }));
     const preview = within(form.getByRole('region', { name: 'What would have fired' }));
-    // Nothing is asked while typing, nor with a folder missing: the field says why.
+    // Nothing is asked while typing, nor with a folder missing: the field says why, and so does the
+    // line beside the button pressed (the field may be far above it).
     fireEvent.click(preview.getByRole('button', { name: 'Check' }));
     expect(asked).toEqual([]);
     expect(errorOf(form.getByLabelText('Folder'))).toBe('Give the folder to watch, e.g. ~/Invoices.');
+    expect(preview.getByTestId('preview-unready').textContent).toBe('Fix the fields marked above first, then press Check.');
     const empty = tempDir('steward-watch-empty-');
     type(form.getByLabelText('Folder'), empty);
     expect(asked).toEqual([]);
+    fireEvent.click(preview.getByRole('button', { name: 'Check' }));
+    await preview.findByTestId('preview-empty');
+    fs.writeFileSync(`${empty}/already-here.csv`, 'a,b\n');
+    fireEvent.click(preview.getByRole('button', { name: 'Check' }));
+    // What is there already is listed, and said not to run: a new trigger starts from its baseline.
+    expect((await preview.findByRole('list', { name: 'Would have fired' })).textContent).toContain('already-here.csv');
+    expect(preview.getByTestId('preview-baseline').textContent).toMatch(/They will not run: a new trigger starts from what is there/);
+    fs.rmSync(`${empty}/already-here.csv`);
+    asked.length = 0;
     fireEvent.click(preview.getByRole('button', { name: 'Check' }));
     await preview.findByTestId('preview-empty');
     expect(asked).toEqual([{ trigger: { watch: expect.objectContaining({ path: empty }) }, timezone: expect.any(String) }]);
