@@ -87,7 +87,7 @@ describe.skipIf(skip)('a folder watch made by a person at 390 px', () => {
     // The run is there and did what its agent does with the prompt: the file's name in it, fenced as text from outside.
     await history.getByRole('link').first().click();
     const transcript = page.getByRole('log', { name: 'Transcript' });
-    await expect.poll(() => transcript.textContent(), { timeout: 30_000 }).toMatch(/filed: File -----BEGIN UNTRUSTED DATA/);
+    await expect.poll(() => transcript.textContent(), { timeout: 30_000 }).toMatch(/filed: File [^]*-----BEGIN UNTRUSTED DATA [0-9a-f]{16}-----[^]*invoice-7\.pdf/);
     expect(await transcript.textContent()).toContain('invoice-7.pdf');
     expect(await transcript.textContent()).not.toContain('notes.pdf');
     expect(await sidewaysScroll(), 'sideways scroll on the run').toBeLessThanOrEqual(0);
