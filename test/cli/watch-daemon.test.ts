@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { sqliteBinding } from '../../src/main/core/store/database';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../support/core';
 import { cliResult, startDaemon } from '../support/processes';
@@ -29,7 +30,7 @@ describe('watch across kill -9', () => {
       const source = async () => ((await (await fetch(`${daemon.url}/api/automations/${id}`, { headers })).json()) as { automation: { source: { state: string } } }).automation.source;
       await waitFor(source, { what: 'the source to listen', until: (value) => value.state === 'listening' });
 
-      const db = new Database(path.join(dir, 'steward.db'), { readonly: true });
+      const db = new Database(path.join(dir, 'steward.db'), { readonly: true, ...sqliteBinding() });
       const fires = () => db.prepare<[string], { event_key: string; state: string; run_id: string | null }>('SELECT event_key, state, run_id FROM fires WHERE automation_id = ?').all(id);
       // Files keep coming; the daemon is killed as soon as some have been handled.
       let written = 0;
