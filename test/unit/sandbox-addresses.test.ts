@@ -112,7 +112,9 @@ describe('an address in any spelling', () => {
       }),
       { numRuns: 300 },
     );
-    for (const spelled of ['100.64.0.1', '100.100.100.200', 'fd00:ec2::254', 'fc00::1', '198.18.0.1', '240.0.0.1']) expect(addressKind(parseAddress(spelled)!), spelled).toBe('private');
+    for (const spelled of ['100.64.0.1', '100.100.100.201', 'fd00:ec2::253', 'fc00::1', '198.18.0.1', '240.0.0.1']) expect(addressKind(parseAddress(spelled)!), spelled).toBe('private');
+    // Cloud metadata services inside those ranges (AWS's IPv6 one, Alibaba's) answer credentials: never reached, as link-local.
+    for (const spelled of ['100.100.100.200', 'fd00:ec2::254', '[fd00:ec2:0::254]', '::ffff:100.100.100.200']) expect(addressKind(parseAddress(spelled)!), spelled).toBe('link-local');
     for (const spelled of ['8.8.8.8', '0x08080808', '[2606:4700::1111]', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8']) expect(addressKind(parseAddress(spelled)!), spelled).toBe('public');
     for (const spelled of ['224.0.0.1', '255.255.255.255', 'ff02::1']) expect(addressKind(parseAddress(spelled)!), spelled).toBe('unroutable');
     for (const name of ['example.com', '1.2.3.4.5', '08.1.1.1', '1e2', 'x:80']) expect(parseAddress(name), name).toBeUndefined();
