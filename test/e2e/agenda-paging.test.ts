@@ -49,7 +49,9 @@ describe.skipIf(skip)('the Agenda, paged, in Chromium', () => {
     // A full day every 3 minutes: 480 fires, counted in its cell.
     expect(await lastDay.textContent()).toMatch(/480\s*due/);
     expect(await more.count()).toBe(0);
-    expect(pages.filter((after) => after !== 'first')).toHaveLength(1);
+    // One next page was asked for; a reload after a change elsewhere (the daemon is shared) reads as
+    // far as "Show more" asked, the same page again, by design.
+    expect(new Set(pages.filter((after) => after !== 'first')).size).toBe(1);
     expect(await sidewaysScroll(), 'sideways scroll after the next page').toBeLessThanOrEqual(0);
     await page.screenshot({ path: path.join(artifacts, 'agenda-paged-390-more.png'), fullPage: true });
   }, 90_000);
