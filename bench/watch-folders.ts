@@ -53,7 +53,7 @@ export async function watchFoldersBench(): Promise<Record<string, unknown>> {
     bare = await startBareServer();
     const api = async (method: string, route: string, body?: unknown) => {
       const response = await fetch(`${daemon!.url}${route}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-      return response.json() as Promise<unknown>;
+      return response.json();
     };
     const pid = daemon.process.pid!;
 
