@@ -20,6 +20,7 @@ import { type EventsMode, fireEvents } from './event-fires';
 import { loadSourceKind } from './kinds';
 import type { SourceContext, SourceEvent, SourceKind, SourcePhase } from './source-kind';
 import { reachFor } from './source-reach';
+import { sleep } from './sleep';
 import { triggerWords } from '../../../shared/trigger-words';
 
 const endedStatuses = new Set(['succeeded', 'failed', 'cancelled', 'timed_out', 'interrupted']);
@@ -71,19 +72,6 @@ type AnyKind = SourceKind<unknown>;
 
 function configOf(trigger: AutomationTrigger, kind: EventKind): unknown {
   return trigger[kind];
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)) || 'it failed without saying why';

@@ -7,6 +7,7 @@ import type { FeedTrigger } from '../../../../shared/contract';
 import type { CursorChange, SourceContext, SourceEvent, SourceKind } from '../source-kind';
 import { fetchFeed } from './feed-fetch';
 import { type FeedItem, type ParsedFeed, readFeed } from './feed-items';
+import { sleep } from '../sleep';
 
 const seenPrefix = 'seen:';
 
@@ -98,19 +99,6 @@ function validators(change: Look['change'], cursor: SourceContext<FeedTrigger>['
     if (value !== undefined && value !== cursor.get(key)) change.set.push([key, value]);
     if (value === undefined && cursor.get(key) !== undefined) change.delete.push(key);
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**

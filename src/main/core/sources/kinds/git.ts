@@ -14,6 +14,7 @@ import { git } from './git-cli';
 import { type PushPlace, commitsOf, hasCommit, pushEvent, recentCommitEvents } from './git-commits';
 import { type LocalRepository, localTip, openLocal, refLookMs, refStamp } from './git-local';
 import { type AccessTools, type RemoteUrl, accessFor, fetchBranch, fetchedRef, handledRef, isRemote, openMirror, parseRemote, remoteTip, removeStaleLocks } from './git-remote';
+import { sleep } from '../sleep';
 
 /** The longest a fetch may take: the first one (the whole history) and later ones. */
 const firstFetchMs = 20 * 60_000;
@@ -41,19 +42,6 @@ interface Branch {
 
 const noBranch = (place: PushPlace) => new Error(`There is no branch "${place.branch}" in ${place.where}${place.branch === 'main' ? ' (is it called master?)' : ''}`);
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 async function checkBranchName(branch: string, signal: AbortSignal): Promise<void> {
   const { code } = await git(['check-ref-format', `refs/heads/${branch}`], { cwd: os.tmpdir(), signal, answers: [1] });
   if (code !== 0) throw new Error(`"${branch}" is not a branch name git accepts`);
@@ -76,7 +64,7 @@ async function localBranch(config: GitTrigger, ctx: Pick<SourceContext<GitTrigge
     async wait() {
       const until = Date.now() + config.pollSeconds * 1000;
       while (!ctx.signal.aborted && Date.now() < until) {
-        await pause(Math.min(refLookMs, until - Date.now()), ctx.signal);
+        await sleep(Math.min(refLookMs, until - Date.now()), ctx.signal);
         if ((await refStamp(repo, config.branch)) !== seen) return;
       }
     },
@@ -102,7 +90,7 @@ async function remoteBranch(config: GitTrigger, remote: RemoteUrl, mirror: strin
       // The branch may have moved again between the two: what was fetched is the tip.
       return (await git(['rev-parse', '--verify', `${fetchedRef}^{commit}`], { cwd: mirror, signal: tools.signal })).stdout.trim();
     },
-    wait: () => pause(config.pollSeconds * 1000, tools.signal),
+    wait: () => sleep(config.pollSeconds * 1000, tools.signal),
     async handled(tip) {
       await git(['update-ref', handledRef, tip], { cwd: mirror, signal: tools.signal });
     },

@@ -13,6 +13,7 @@ import type { SourceContext, SourceEvent, SourceKind } from '../source-kind';
 import { type FileChange, type SettledChange, cursorChangeOf, eventsOf, fileKey } from './watch-events';
 import { folderTree } from './watch-tree';
 import { countFiles, expandFolder, fileValue, folderProblem, folderStats, forgetFiles, fullWalkEveryMs, joinRelative, oneWalkAtATime, parseValue, selection, walkFolder } from './watch-walk';
+import { sleep } from '../sleep';
 
 const livenessMs = 60_000;
 /** The most files one source knows: a larger tree is refused. */
@@ -23,17 +24,6 @@ const gatherMs = 20;
 const filesPerEmit = 1000;
 /** The cursor row that says the folder was looked at once, even when it held no file. */
 const folderKey = 'folder';
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 
 async function runWatch(ctx: SourceContext<WatchTrigger>): Promise<void> {
   const { config, signal } = ctx;
