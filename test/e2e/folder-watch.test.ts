@@ -5,6 +5,7 @@
 // keyboard alone: the kinds by arrow keys, the folder's fields by Tab, a condition added by Enter.
 // The page never scrolls sideways. Screenshots go to test-artifacts/.
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ const e2e = useE2e({ name: 'folder-watch', context: { viewport: { width: 390, he
 const { skip, api } = e2e;
 let page: Page;
 let folder: string;
+let filerId: string;
 
 type Globals = { document: { documentElement: { scrollWidth: number }; activeElement: { getAttribute(name: string): string | null; id: string; tagName: string } | null; getElementById(id: string): { textContent: string } | null }; innerWidth: number };
 const sidewaysScroll = () =>
@@ -39,6 +41,7 @@ beforeAll(async () => {
   // The agent: a command that says what it was asked (the test is about what starts it).
   const { instance } = await api<{ instance: { id: string } }>('POST', '/api/instances', { name: 'Filer', agent: { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'echo "filed: $(cat)"'] }, sandbox: { mode: 'off' } });
   // Probed first: a busy machine may take a while, and one not ready is offered as "Filer (not ready)".
+  filerId = instance.id;
   await waitFor(async () => (await api<{ instance: { status: string } }>('GET', `/api/instances/${instance.id}`)).instance.status, { until: (status) => status === 'running', timeoutMs: 60_000, what: 'the instance Filer running' });
 }, 90_000);
 afterAll(() => {
@@ -59,7 +62,7 @@ describe.skipIf(skip)('a folder watch made by a person at 390 px', () => {
     const condition = form.getByRole('group', { name: 'Condition 1' });
     await condition.getByLabel('Field', { exact: true }).fill('name');
     await condition.getByLabel('Value', { exact: true }).fill('invoice');
-    await form.getByLabel('Instance', { exact: true }).selectOption({ label: 'Filer' });
+    await form.getByLabel('Instance', { exact: true }).selectOption(filerId); // by its id: its label gains " (not ready)" while a busy machine probes it again
     // What its prompt may quote, for this kind.
     expect(await form.getByTestId('event-fields').textContent()).toContain('{{event.name}}');
     // The Check reads the folder now: empty, nothing would have fired.
@@ -143,5 +146,48 @@ describe.skipIf(skip)('a folder watch made by a person at 390 px', () => {
     const card = page.getByRole('article', { name: 'By keyboard' });
     await expect.poll(() => card.isVisible(), { timeout: 10_000 }).toBe(true);
     expect(await card.getByTestId('trigger-words').textContent()).toBe('When a file lands in or changes in ~/Invoices (when name contains "invoice")');
+  }, 90_000);
+
+  it('stores a mail password without leaving the form, and Check says beside itself what to fix', async () => {
+    await page.goto(new URL('/#/automations', e2e.daemon.url).href);
+    await page.getByRole('button', { name: 'New automation' }).first().click();
+    const form = page.getByRole('form', { name: 'New automation' });
+    await form.getByLabel('Name', { exact: true }).fill('Inbox');
+    await form.getByRole('radio', { name: 'Mail' }).check();
+    await form.getByRole('button', { name: 'Check' }).click();
+    expect(await form.getByTestId('preview-unready').textContent()).toBe('Fix the fields marked above first, then press Check.');
+    await form.getByLabel('IMAP server', { exact: true }).fill('imap.example.com');
+    await form.getByRole('button', { name: 'Store a new secret…' }).click();
+    const secret = form.getByRole('group', { name: 'A new secret' });
+    await secret.getByLabel('Secret name', { exact: true }).fill('e2e-mail-password');
+    await secret.getByLabel('Value', { exact: true }).fill('hunter2-e2e');
+    await secret.getByRole('button', { name: 'Store secret' }).click();
+    await expect.poll(() => form.getByLabel('Password', { exact: true }).inputValue(), { timeout: 10_000 }).toBe('e2e-mail-password');
+    // What was typed before stays: the form was never left.
+    expect(await form.getByLabel('IMAP server', { exact: true }).inputValue()).toBe('imap.example.com');
+    expect((await api<{ secrets: { name: string }[] }>('GET', '/api/secrets')).secrets.map((each) => each.name)).toContain('e2e-mail-password');
+    expect(await sidewaysScroll(), 'sideways scroll with the new secret open').toBeLessThanOrEqual(0);
+    await page.screenshot({ path: path.join(artifacts, 'folder-watch-390-new-secret.png'), fullPage: true });
+  }, 90_000);
+
+  it('names an automation that is not listening at the top of the list, and its name brings its card', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    await api('POST', '/api/automations', { name: 'Deaf inbox', prompt: 'Read {{event.subject}}', trigger: { mail: { host: '127.0.0.1', port: closed, tls: false, user: 'me', password: 'e2e-mail-password' } } });
+    await page.goto(new URL('/#/automations', e2e.daemon.url).href);
+    const banner = page.getByTestId('not-listening');
+    // The keyboard test's folder (~/Invoices) does not exist either: both are named.
+    await expect.poll(() => banner.textContent().catch(() => ''), { timeout: 30_000 }).toContain('Deaf inbox');
+    await banner.getByRole('button', { name: 'Deaf inbox' }).click();
+    // Still on Automations (the view is the hash), with the card in view and focused.
+    expect(new URL(page.url()).hash).toBe('#/automations');
+    const card = page.getByRole('article', { name: 'Deaf inbox' });
+    expect(await card.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true);
+    expect(await card.isVisible()).toBe(true);
+    expect(await sidewaysScroll(), 'sideways scroll with the banner').toBeLessThanOrEqual(0);
   }, 90_000);
 });

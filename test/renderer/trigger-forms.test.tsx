@@ -231,7 +231,8 @@ describe('the When section', () => {
     const banner = screen.getByTestId('not-listening');
     expect(banner.getAttribute('role')).toBe('alert');
     expect(banner.textContent).toMatch(/^1 automations? (is|are) not listening: Deaf inbox\./);
-    expect(within(banner).getByRole('link', { name: 'Deaf inbox' }).getAttribute('href')).toBe(`#automation-${automation.id}`);
+    fireEvent.click(within(banner).getByRole('button', { name: 'Deaf inbox' }));
+    expect(document.activeElement).toBe(screen.getByRole('article', { name: 'Deaf inbox' }));
     disconnect();
   }, 60_000);
 

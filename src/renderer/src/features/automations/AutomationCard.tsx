@@ -42,7 +42,7 @@ export function AutomationCard({ automation, onEdit }: { automation: Automation;
   // Once, and it ran: the automation turned itself off and is kept with its run.
   const done = trigger?.at !== undefined && !automation.enabled && automation.lastRunAt !== null;
   return (
-    <article className="card" aria-label={automation.name} id={`automation-${automation.id}`}>
+    <article className="card" aria-label={automation.name} id={`automation-${automation.id}`} tabIndex={-1}>
       <div className="row wrap">
         <strong>{automation.name}</strong>
         {automation.lastRunStatus && <span className="last-run" title="Its last run">last run <Badge status={automation.lastRunStatus} /></span>}

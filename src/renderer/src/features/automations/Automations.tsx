@@ -7,6 +7,13 @@ import { Empty } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
 import type { Automation } from '../../../../shared/contract';
 
+/** Brings a card into view and gives it the focus, so the keyboard goes on from there. */
+function showCard(id: string): void {
+  const card = document.getElementById(`automation-${id}`);
+  card?.scrollIntoView?.({ block: 'start' });
+  card?.focus({ preventScroll: true });
+}
+
 /** Said at the top of the list: a source that stopped listening must not wait below the fold to be seen. */
 function NotListening({ automations }: { automations: Automation[] }) {
   const failing = automations.filter((automation) => automation.enabled && automation.source?.state === 'failing');
@@ -17,7 +24,8 @@ function NotListening({ automations }: { automations: Automation[] }) {
       {failing.map((automation, index) => (
         <span key={automation.id}>
           {index > 0 && ', '}
-          <a href={`#automation-${automation.id}`}>{automation.name}</a>
+          {/* A button, not href="#…": the view's own address is the hash, so a fragment link would navigate away. */}
+          <button type="button" className="link" onClick={() => showCard(automation.id)}>{automation.name}</button>
         </span>
       ))}
       . Their sources fail and are retried; what arrives meanwhile runs once they listen again.
