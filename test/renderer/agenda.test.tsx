@@ -151,6 +151,8 @@ describe('the Agenda view', () => {
     });
     renderWith(store, <Agenda />);
     await screen.findByTestId('agenda-cut-notice');
+    // The first load's button comes back only once its action has ended (a busy machine can paint the page before).
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Reload' }).hasAttribute('disabled')).toBe(false));
     let release!: () => void;
     hold = new Promise<void>((resolve) => (release = resolve));
     fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
