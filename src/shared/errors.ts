@@ -17,6 +17,7 @@ export const errorStatus = {
   unknown_placeholder: 400,
   invalid_cursors: 400,
   invalid_trigger: 400,
+  invalid_config: 400,
   not_retryable: 400,
   cycle: 400,
   cross_location: 400,

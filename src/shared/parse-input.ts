@@ -11,7 +11,8 @@ function describe(path: PropertyKey[]): string {
   return path.map(String).join('.');
 }
 
-function toAppError(issue: z.core.$ZodIssue, part: Part): AppError {
+/** One validation problem as the API says it: its code, its field and a sentence. */
+export function issueError(issue: z.core.$ZodIssue, part: Part): AppError {
   const field = describe(issue.path);
   const subject = field ? fieldLabel(issue.path) : part === 'body' ? 'The request body' : `The ${part}`;
   const wrongPlace = (name: string) => (part === 'query' ? `query parameter "${name}"` : `field "${name}"`);
@@ -45,7 +46,7 @@ function parsePart<S extends z.ZodType>(schema: S, value: unknown, part: Part): 
   if (result.success) return result.data;
   // An unknown field is the most useful thing to hear about first: it is often a typo.
   const issues = [...result.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
-  throw toAppError(issues[0], part);
+  throw issueError(issues[0], part);
 }
 
 export function parseInput<Op extends Operation>(operation: Op, raw: { params?: unknown; query?: unknown; body?: unknown }): OperationInput<Op> {

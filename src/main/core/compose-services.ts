@@ -37,6 +37,7 @@ import { linkBase } from './services/alerts';
 import { createRunNotifier } from './services/run-notifier';
 import { createRunsService } from './services/runs';
 import { createSecretsService } from './services/secrets';
+import { createConfigService } from './config/config-service';
 import { createSettingsService } from './services/settings';
 import { automationSpend } from './services/spend';
 import { createTriggersService } from './services/triggers';
@@ -139,6 +140,9 @@ export function createServices(context: ServiceContext) {
     if (problem) context.logger.error({ code: problem.code }, problem.message);
     else context.logger.info('storage is writable again');
   });
+  const automations = createAutomationsService(context, instances, runs, scheduler, sources);
+  const webhooks = createWebhooksService(context, instances, webhookDirectory, tunnel, box);
+  const config = createConfigService({ store, dataDir: context.dataDir, now: context.now, instances, automations, webhooks, revealSecret, box, logger: context.logger });
   return {
     storage: store.storage,
     activity,
@@ -168,12 +172,13 @@ export function createServices(context: ServiceContext) {
     runner,
     tunnel,
     sources,
-    automations: createAutomationsService(context, instances, runs, scheduler, sources),
+    automations,
     fires: createFiresService(context),
     agenda: createAgendaService(context, scheduler),
     /** An automation's spend, per day, average and forecast. */
     spend: (automationId: string) => automationSpend(store, automationId, context.now()),
-    webhooks: createWebhooksService(context, instances, webhookDirectory, tunnel, box),
+    webhooks,
+    config,
     apiKeys: {
       ...apiKeys,
       // This Steward's own changes are announced at once; another process's within keyWatchMs.
@@ -217,6 +222,7 @@ export function createServices(context: ServiceContext) {
         ['approvals', () => approvals.start(), () => approvals.stop()],
         ['scheduler', () => scheduler.start(), () => scheduler.stop()],
         ['event sources', () => sources.start(), () => sources.stop()],
+        ['configuration folder', () => void config.start(), () => config.stop()],
         ['activity retention', () => activity.startRetention(), () => activity.stopRetention()],
         ['tunnel', () => void tunnel.resume(), () => tunnel.close()],
         ['remotes', () => remotes.start(), () => remotes.stop()],

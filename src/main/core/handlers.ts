@@ -2,7 +2,7 @@
 // the desktop IPC router) dispatch through this map and nothing else. Handlers that an agent's run
 // may call take the caller: what it starts is its child (what it reaches is checked before, in
 // run-key-reach.ts), and a webhook shown to it has no token.
-import { type AutomationTrigger, type OperationInput, type OperationOutput, type Operations, contractVersion, eventKindOf } from '../../shared/contract';
+import { type AutomationTrigger, type ConfigFile, type ConfigPlan, type OperationInput, type OperationOutput, type Operations, configJsonSchema, contractVersion, eventKindOf, operations } from '../../shared/contract';
 import { AppError } from '../../shared/errors';
 import type { Caller } from './caller';
 import type { MappedName } from './operation-call';
@@ -35,6 +35,13 @@ function assertSourceMadeByPerson(trigger: AutomationTrigger | undefined, caller
   if (kind !== undefined && caller.runId !== undefined) {
     throw new AppError('forbidden', `An agent's run cannot make or change a ${kind} trigger: Steward itself would reach what it names, outside the run's sandbox. A person makes those, in the app or with an API key.`);
   }
+}
+
+/** A remote Steward by its name or id (`--remote NAME`). */
+function remoteIdOf(services: Services, nameOrId: string): string {
+  const found = services.remotes.list().find((remote) => remote.id === nameOrId || remote.name === nameOrId);
+  if (!found) throw new AppError('not_found', `No remote Steward named ${nameOrId} (see steward remotes list).`, { field: 'remote' });
+  return found.id;
 }
 
 export function createHandlers(services: Services, meta: HandlerMeta): Handlers {
@@ -141,6 +148,20 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     'remotes.get': ({ params }) => ({ remote: services.remotes.get(params.id) }),
     'remotes.update': async ({ params, body }) => ({ remote: await services.remotes.update(params.id, body) }),
     'remotes.delete': ({ params }) => services.remotes.delete(params.id),
+
+    'config.get': () => ({ config: services.config.state() }),
+    'config.setFolder': async ({ body }) => ({ config: await services.config.setFolder(body.folder) }),
+    'config.export': async ({ query: { remote, ...query } }) => {
+      if (remote !== undefined) return (await services.remotes.forward(remoteIdOf(services, remote), operations['config.export'], { query })) as { files: ConfigFile[] };
+      return { files: await services.config.export(query) };
+    },
+    'config.apply': async ({ query, body }) => {
+      if (query.remote !== undefined) return (await services.remotes.forward(remoteIdOf(services, query.remote), operations['config.apply'], { body })) as ConfigPlan;
+      return services.config.apply(body.files, { dryRun: body.dryRun, prune: body.prune });
+    },
+    'config.detach': ({ params }) => services.config.detach(params.id),
+    'config.writeBack': async ({ params }) => ({ file: await services.config.writeBack(params.id) }),
+    'config.schema': () => configJsonSchema(),
 
     'tunnel.get': () => ({ tunnel: tunnel.state() }),
     'tunnel.configure': async ({ body }) => ({ tunnel: await tunnel.configure(body) }),

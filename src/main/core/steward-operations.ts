@@ -33,6 +33,12 @@ export const stewardOperations: readonly StewardOperation[] = [
   { name: 'get_webhook', operation: 'webhooks.get' },
   { name: 'create_webhook', operation: 'webhooks.create' },
   { name: 'update_webhook', operation: 'webhooks.update' },
+  { name: 'export_config', operation: 'config.export' },
+  {
+    name: 'apply_config',
+    operation: 'config.apply',
+    description: 'Steward: apply configuration files (YAML documents of instances, automations and webhooks, matched by kind and name) in one transaction; dryRun true shows the changes first. An admin key only: an agent\'s run cannot apply.',
+  },
   { name: 'list_instances', operation: 'instances.list', description: "Steward: list instances (for an agent's run: its own, and the ones that accept its prompts)." },
   {
     name: 'send_prompt',

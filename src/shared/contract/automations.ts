@@ -85,11 +85,14 @@ export const AutomationCreate = z
     budget: Budget.optional().describe('Default: {} (no limit)'),
     instanceId: z.string().optional().describe('Default: the default instance'),
   })
-  .superRefine((value, ctx) => {
-    if ((value.cronExpression === undefined) === (value.trigger === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['cronExpression'], message: 'Give either cronExpression (a cron schedule) or trigger (after, at, every, watch, git, mail or feed), not both and not neither', params: { code: 'invalid_trigger' } });
-    }
-  });
+  .superRefine(checkScheduleOrTrigger);
+
+/** An automation starts on a cron schedule or on a trigger: exactly one of the two. */
+export function checkScheduleOrTrigger(value: { cronExpression?: string | undefined; trigger?: unknown }, ctx: z.RefinementCtx): void {
+  if ((value.cronExpression === undefined) === (value.trigger === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['cronExpression'], message: 'Give either cronExpression (a cron schedule) or trigger (after, at, every, watch, git, mail or feed), not both and not neither', params: { code: 'invalid_trigger' } });
+  }
+}
 
 export const AutomationUpdate = z.strictObject({
   name: Name.optional(),

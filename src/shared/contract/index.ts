@@ -5,6 +5,7 @@ import { approvalOperations } from './approvals';
 import { agentOperations } from './agents';
 import { apiKeyOperations } from './api-keys';
 import { automationOperations } from './automations';
+import { configOperations } from './config';
 import { spendOperations } from './budgets';
 import { deliveryOperations } from './deliveries';
 import { fireOperations } from './fires';
@@ -39,6 +40,7 @@ export const operations = {
   ...notificationOperations,
   ...approvalOperations,
   ...remoteOperations,
+  ...configOperations,
 };
 
 export type Operations = typeof operations;
@@ -52,6 +54,7 @@ export * from './api-keys';
 export * from './automations';
 export * from './budgets';
 export * from './common';
+export * from './config';
 export * from './deliveries';
 export * from './events';
 export * from './fires';

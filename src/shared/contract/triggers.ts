@@ -96,8 +96,8 @@ export const AfterTrigger = z.strictObject({
   on: z.array(z.enum(endedRunStatuses)).min(1).default(['succeeded']).describe('Which endings of its run start this one'),
 });
 
-export const AutomationTrigger = z
-  .strictObject({
+/** The trigger's fields; a configuration file names `after`'s automation by its name instead (config.ts). */
+export const triggerShape = {
     after: AfterTrigger.optional().describe("Run after another automation's run ends; the prompt takes {{previous.output}}, {{previous.status}}, {{previous.runId}}, {{previous.summary}}"),
     at: LocalTime.optional().describe('Once, at this time in the automation\'s timezone (2026-11-28T09:00); after firing the automation is disabled and kept'),
     every: EveryTrigger.optional().describe('Every so many minutes, hours or days from an anchor'),
@@ -105,12 +105,18 @@ export const AutomationTrigger = z
     git: GitTrigger.optional().describe('A run per push to a branch, with its new commits'),
     mail: MailTrigger.optional().describe('A run per new message in an IMAP mailbox'),
     feed: FeedTrigger.optional().describe('A run per new item of an RSS, Atom or JSON feed'),
-  })
-  .superRefine((value, ctx) => {
-    const given = triggerKinds.filter((kind) => value[kind] !== undefined);
-    if (given.length !== 1) ctx.addIssue({ code: 'custom', message: `must name exactly one of ${triggerKinds.join(', ')}`, params: { code: 'invalid_trigger' } });
-    if (value.mail?.afterRun === 'move' && !value.mail.moveTo) ctx.addIssue({ code: 'custom', path: ['mail', 'moveTo'], message: 'is required when afterRun is move', params: { code: 'invalid_trigger' } });
-  })
+};
+
+/** The rules across a trigger's fields: exactly one kind, and a mailbox to move to. */
+export function checkTrigger(value: Partial<Record<TriggerKind, unknown>> & { mail?: { afterRun: string; moveTo?: string | undefined } | undefined }, ctx: z.RefinementCtx): void {
+  const given = triggerKinds.filter((kind) => value[kind] !== undefined);
+  if (given.length !== 1) ctx.addIssue({ code: 'custom', message: `must name exactly one of ${triggerKinds.join(', ')}`, params: { code: 'invalid_trigger' } });
+  if (value.mail?.afterRun === 'move' && !value.mail.moveTo) ctx.addIssue({ code: 'custom', path: ['mail', 'moveTo'], message: 'is required when afterRun is move', params: { code: 'invalid_trigger' } });
+}
+
+export const AutomationTrigger = z
+  .strictObject(triggerShape)
+  .superRefine(checkTrigger)
   .describe('What starts it instead of a cron schedule: exactly one kind. Event kinds (watch, git, mail, feed) fill {{event}} and {{event.<field>}} in the prompt');
 export type AutomationTrigger = z.output<typeof AutomationTrigger>;
 export type WatchTrigger = z.output<typeof WatchTrigger>;

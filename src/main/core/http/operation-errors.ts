@@ -27,6 +27,7 @@ export const errorMeanings: Record<ErrorCode, string> = {
   unknown_placeholder: 'A `{{placeholder}}` Steward does not fill there (a typo would be sent as written); `{{ spaced }}` braces are text.',
   invalid_cursors: 'The activity cursors are not Base64 of the cursors object a response returned.',
   invalid_trigger: 'An automation with both a `cronExpression` and a `trigger`, or neither.',
+  invalid_config: 'A configuration file that does not parse or does not fit the contract; the message names each problem by file, line and column, and nothing was applied.',
   not_retryable: 'A retry policy names `auth` or `agent_error` in `on`: those never pass by waiting.',
   cycle: 'A chained automation would follow itself, directly or through others.',
   cross_location: "An update would move an automation or webhook to an instance on another Steward: it stays where it was made.",

@@ -83,6 +83,14 @@ export function createAutomationsService(
   }
   const presentOne = (record: AutomationRecord): Automation => present([record])[0];
 
+  /** Its schedule and source follow what was written, once it is committed. */
+  function settle(id: string): void {
+    store.afterCommit(() => {
+      scheduler.sync(id);
+      void sources.sync(id);
+    });
+  }
+
   function record(id: string): AutomationRecord {
     const found = store.automations.get(id);
     if (!found) throw new AppError('not_found', `No automation ${id}.`);
@@ -126,10 +134,9 @@ export function createAutomationsService(
         assertChainable(store, created);
         assertTriggerFits(created, context.now(), true);
         store.automations.save(created);
+        settle(id);
         return created;
       });
-      scheduler.sync(created.id);
-      void sources.sync(created.id);
       return presentOne(created);
     },
 
@@ -159,12 +166,10 @@ export function createAutomationsService(
         // A follower left disabled by its predecessor's deletion may be renamed, not switched on.
         if (next.enabled || patch.trigger) assertChainable(store, next);
         store.automations.save(next);
+        settle(id);
         return next;
       });
-      if (!updated) return presentOne(record(id));
-      scheduler.sync(id);
-      void sources.sync(id);
-      return presentOne(updated);
+      return presentOne(updated ?? record(id));
     },
 
     delete(id: string): void {
@@ -176,9 +181,8 @@ export function createAutomationsService(
         store.sourceState.clear(id);
         store.threads.delete(current.threadId);
         disableFollowers(store, id, isoNow(context));
+        settle(id);
       });
-      scheduler.sync(id);
-      void sources.sync(id);
     },
 
     /** Queues a run of the automation's prompt now, whatever its schedule or enabled switch. */

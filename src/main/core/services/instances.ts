@@ -163,7 +163,7 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
 
   function create(input: z.output<typeof InstanceCreate>, isDefault = false): Instance {
     const instance = insert(input, isDefault);
-    void provisionLater(instance.id);
+    store.afterCommit(() => void provisionLater(instance.id));
     return instance;
   }
 
@@ -211,7 +211,7 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
      * queued runs wait for the probe and run on the new agent.
      */
     update(id: string, patch: z.output<typeof InstancePatch>): Instance {
-      const agentChanged = store.transaction(() => {
+      store.transaction(() => {
         const current = get(id);
         const name = patch.name ?? current.name;
         // An empty avatarUrl, or a rename of an instance still wearing its generated avatar, regenerates it.
@@ -232,19 +232,18 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         const senders = patch.acceptsPromptsFrom === undefined ? current.acceptsPromptsFrom : checkedSenders(store, patch.acceptsPromptsFrom, id);
         const newSenders = senders.join() !== current.acceptsPromptsFrom.join();
         // An update that changes nothing writes nothing: updatedAt stays, no change is announced.
-        if (name === current.name && avatarUrl === current.avatarUrl && !newAgent && !newSandbox && !newBudget && !newPermissions && !newSenders) return false;
+        if (name === current.name && avatarUrl === current.avatarUrl && !newAgent && !newSandbox && !newBudget && !newPermissions && !newSenders) return;
         const at = isoNow(context);
         store.instances.update(id, { name, avatarUrl, updatedAt: at });
         if (newBudget) store.instances.setBudget(id, budget, at);
         if (newPermissions) store.instances.setPermissions(id, permissions, at);
         if (newSenders) store.instances.setAcceptsPromptsFrom(id, senders, at);
-        if (!newAgent && !newSandbox) return false;
+        if (!newAgent && !newSandbox) return;
         store.instances.setAgent(id, agent, sandbox, at);
         const said = [newAgent && `Agent changed to ${describeAgent(agent)}`, newSandbox && describeSandboxChange(current.sandbox, sandbox)].filter(Boolean).join('; ');
         store.activity.append({ instanceId: id, runId: null, kind: 'system', label: '', displayText: said, raw: JSON.stringify({ type: 'instance.agent', agent: withoutEnvValues(agent), sandbox }), timestamp: at });
-        return current.status !== 'stopped';
+        if (current.status !== 'stopped') store.afterCommit(() => void provisionLater(id));
       });
-      if (agentChanged) void provisionLater(id);
       return get(id);
     },
 
@@ -283,9 +282,9 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
         for (const other of store.instances.list()) {
           if (other.acceptsPromptsFrom.includes(id)) store.instances.setAcceptsPromptsFrom(other.id, other.acceptsPromptsFrom.filter((each) => each !== id), isoNow(context));
         }
+        // Its own CLI state (sessions, and the copies of the user's login) goes with it.
+        store.afterCommit(() => void fs.rm(agentHomeOf(context.dataDir, id), { recursive: true, force: true }).catch(() => {}));
       });
-      // Its own CLI state (sessions, and the copies of the user's login) goes with it.
-      void fs.rm(agentHomeOf(context.dataDir, id), { recursive: true, force: true }).catch(() => {});
     },
 
     ensureDefault,

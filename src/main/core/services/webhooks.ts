@@ -71,9 +71,9 @@ export function createWebhooksService(
     const webhook = store.transaction(() => {
       const record = write();
       store.webhooks.save(record, sha256Hex(record.token));
+      store.afterCommit(() => directory.put(record));
       return record;
     });
-    directory.put(webhook);
     return present(webhook);
   }
 
@@ -150,8 +150,8 @@ export function createWebhooksService(
         const current = record(id);
         store.webhooks.delete(id);
         store.threads.delete(current.threadId);
+        store.afterCommit(() => directory.remove(id));
       });
-      directory.remove(id);
     },
   };
 }

@@ -27,6 +27,7 @@ export interface StoredActivityLine {
 export function createCommitHooks(db: Database.Database) {
   const listeners = new Set<(change: StoreChange) => void>();
   let waiting: StoreChange[] = [];
+  let work: (() => void)[] = [];
 
   function emit(change: StoreChange): void {
     for (const listener of listeners) {
@@ -48,13 +49,35 @@ export function createCommitHooks(db: Database.Database) {
       if (db.inTransaction) waiting.push(change);
       else emit(change);
     },
+    /**
+     * Runs `effect` once the current transaction commits, or at once outside one; a rollback drops
+     * it. For what lives outside the database (timers, caches, probes, files), so that a change
+     * rolled back (a configuration's dry run, a failed apply) leaves no trace there.
+     */
+    afterCommit(effect: () => void): void {
+      if (db.inTransaction) work.push(effect);
+      else effect();
+    },
     committed(): void {
       const changes = waiting;
+      const effects = work;
       waiting = [];
+      work = [];
       for (const change of changes) emit(change);
+      // Each effect runs, whatever another's failure; the first failure is the caller's.
+      let failure: { error: unknown } | undefined;
+      for (const effect of effects) {
+        try {
+          effect();
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+      if (failure) throw failure.error;
     },
     rolledBack(): void {
       waiting = [];
+      work = [];
     },
     subscribe(listener: (change: StoreChange) => void): () => void {
       listeners.add(listener);

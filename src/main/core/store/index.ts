@@ -6,6 +6,7 @@ import { createActivityRepository } from './repositories/activity';
 import { createApiKeysRepository } from './repositories/api-keys';
 import { createApprovalsRepository } from './repositories/approvals';
 import { createAutomationsRepository } from './repositories/automations';
+import { createConfigOriginsRepository } from './repositories/config-origins';
 import { createDeliveriesRepository } from './repositories/deliveries';
 import { createFiresRepository } from './repositories/fires';
 import { createSourceStateRepository } from './repositories/source-state';
@@ -38,6 +39,7 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
     apiKeys: createApiKeysRepository(db),
     approvals: createApprovalsRepository(db, hooks),
     automations: createAutomationsRepository(db, hooks),
+    configOrigins: createConfigOriginsRepository(db),
     deliveries: createDeliveriesRepository(db, hooks),
     fires: createFiresRepository(db),
     sourceState: createSourceStateRepository(db),
@@ -86,6 +88,8 @@ export function openStore(file: string, options: OpenDatabaseOptions = {}) {
         db.exec('PRAGMA synchronous = FULL');
       }
     },
+    /** Runs `effect` once the current transaction commits (at once outside one); dropped by a rollback. */
+    afterCommit: (effect: () => void): void => hooks.afterCommit(effect),
     /** Resolves once every transaction committed before the call is on disk (fdatasync of the WAL, off the event loop). */
     synced: (): Promise<void> => wal.sync(),
     /** Reads in one snapshot: writes committed meanwhile stay invisible until it ends. */

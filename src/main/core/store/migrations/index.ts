@@ -23,6 +23,7 @@ import instanceAcceptsPrompts from './0021_instance_accepts_prompts';
 import backlogIndexes from './0022_backlog_indexes';
 import indexMissedFires from './0023_index_missed_fires';
 import eventSources from './0024_event_sources';
+import configOrigins from './0025_config_origins';
 
 export interface Migration {
   version: number;
@@ -55,4 +56,5 @@ export const migrations: Migration[] = [
   { version: 22, name: '0022_backlog_indexes', sql: backlogIndexes },
   { version: 23, name: '0023_index_missed_fires', sql: indexMissedFires },
   { version: 24, name: '0024_event_sources', sql: eventSources },
+  { version: 25, name: '0025_config_origins', sql: configOrigins },
 ];

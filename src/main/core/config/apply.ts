@@ -1,0 +1,330 @@
+// Applying configuration files: every document checked first (a problem names its file, line and
+// column, and nothing changes), then every change made through the services in one transaction,
+// so that the same rules hold as over the API and a failure anywhere leaves the old state whole.
+// The changes shown are the export before against the export after, inside that transaction: a
+// dry run rolls it back. What lives outside the database (schedules, sources, probes, the webhook
+// directory) follows only a commit (store.afterCommit).
+import {
+  type AutomationDocument,
+  type ConfigChange,
+  ConfigDocument,
+  type ConfigFile,
+  type ConfigKind,
+  type ConfigPlan,
+  type InstanceDocument,
+  type SignatureScheme,
+  type WebhookDocument,
+  changeActions,
+  configKinds,
+  pruneModes,
+} from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
+import { issueError } from '../../../shared/parse-input';
+import type { Store } from '../store';
+import { readSettings } from '../settings';
+import { senderPresets } from '../../../shared/webhook-senders';
+import type { SecretBox } from '../secrets';
+import type { AutomationsService } from '../services/automations';
+import type { InstancesService } from '../services/instances';
+import type { WebhooksService } from '../services/webhooks';
+import { type ExportedResource, defaultCatchUp, documentDefaults, exportResources, sameValue } from './documents';
+import { lineDiff } from './line-diff';
+import { type ReadDocument, documentText, readFile } from './yaml-files';
+
+export interface ApplyDeps {
+  store: Store;
+  dataDir: string;
+  now: () => Date;
+  instances: InstancesService;
+  automations: AutomationsService;
+  webhooks: WebhooksService;
+  revealSecret: (name: string) => string | undefined;
+  box: SecretBox;
+}
+
+export interface ApplyOptions {
+  dryRun: boolean;
+  prune: (typeof pruneModes)[number];
+  /** Prune only resources that came from files under this folder (a watched folder prunes its own). */
+  pruneWithin?: string;
+}
+
+interface Checked<D> {
+  document: D;
+  read: ReadDocument;
+}
+
+type Docs = { instance: Checked<InstanceDocument>[]; automation: Checked<AutomationDocument>[]; webhook: Checked<WebhookDocument>[] };
+
+/** Rolls a dry run's transaction back, carrying what it would have done. */
+class DryRun extends Error {
+  constructor(readonly plan: ConfigPlan) {
+    super('dry run');
+  }
+}
+
+const invalid = (problems: string[]) =>
+  new AppError('invalid_config', `The configuration was not applied; nothing changed:\n${problems.join('\n')}`, { field: problems[0]?.split(': ')[0] });
+
+/** Every file read and every document checked against the contract; all problems at once, or the documents. */
+export function checkFiles(files: ConfigFile[]): Docs {
+  const docs: Docs = { instance: [], automation: [], webhook: [] };
+  const problems: string[] = [];
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    const { documents, problems: unread } = readFile(file);
+    problems.push(...unread.map(({ where, message }) => `${where}: ${message}`));
+    for (const read of documents) {
+      const value = read.value as { kind?: unknown; name?: unknown } | null;
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        problems.push(`${read.where([])}: a document must be a mapping with a kind and a name`);
+        continue;
+      }
+      if (!configKinds.includes(value.kind as ConfigKind)) {
+        problems.push(`${read.where(['kind'])}: kind must be ${configKinds.join(', ')}${value.kind === undefined ? '' : `, not ${JSON.stringify(value.kind)}`}`);
+        continue;
+      }
+      const result = ConfigDocument.safeParse(value, { reportInput: true });
+      if (!result.success) {
+        for (const issue of result.error.issues) {
+          if (issue.code === 'unrecognized_keys') {
+            for (const key of issue.keys) problems.push(`${read.where(issue.path, key)}: unknown field "${[...issue.path, key].join('.')}" for ${String(value.kind)}`);
+          } else {
+            problems.push(`${read.where(issue.path)}: ${issueError(issue, 'body').message}`);
+          }
+        }
+        continue;
+      }
+      const document = result.data;
+      const key = `${document.kind}\n${document.name}`;
+      const first = seen.get(key);
+      if (first) {
+        problems.push(`${read.where(['name'])}: ${document.kind} "${document.name}" is named again (first at ${first}): names are how files match resources`);
+        continue;
+      }
+      seen.set(key, read.where(['name']));
+      (docs[document.kind] as Checked<ConfigDocument>[]).push({ document, read });
+    }
+  }
+  if (problems.length > 0) throw invalid(problems);
+  return docs;
+}
+
+/** A service's refusal while applying one document, said at the document's field. */
+function atDocument(error: unknown, checked: Checked<ConfigDocument>): unknown {
+  if (!(error instanceof AppError) || error.code === 'invalid_config') return error;
+  const field = (error.field ?? '').replace(/^instanceId/, 'instance').replace(/^trigger\.after\.automationId/, 'trigger.after.automation');
+  const path = field === '' ? [] : field.split('.');
+  return invalid([`${checked.read.where(path)}: ${checked.document.kind} "${checked.document.name}": ${error.message}`]);
+}
+
+function each<D extends ConfigDocument>(list: Checked<D>[], work: (checked: Checked<D>) => void): void {
+  for (const checked of list) {
+    try {
+      work(checked);
+    } catch (error) {
+      throw atDocument(error, checked);
+    }
+  }
+}
+
+/** Automations in an order where each one follows only automations made before it. */
+function chainOrder(list: Checked<AutomationDocument>[]): Checked<AutomationDocument>[] {
+  const byName = new Map(list.map((checked) => [checked.document.name, checked]));
+  const ordered: Checked<AutomationDocument>[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (checked: Checked<AutomationDocument>, trail: string[]) => {
+    const name = checked.document.name;
+    if (state.get(name) === 'done') return;
+    if (state.get(name) === 'visiting') {
+      throw invalid([`${checked.read.where(['trigger', 'after', 'automation'])}: automation "${name}" would follow itself: ${[...trail, name].join(' → ')}`]);
+    }
+    state.set(name, 'visiting');
+    const followed = checked.document.trigger?.after?.automation;
+    const before = followed === undefined ? undefined : byName.get(followed);
+    if (before) visit(before, [...trail, name]);
+    state.set(name, 'done');
+    ordered.push(checked);
+  };
+  for (const checked of list) visit(checked, []);
+  return ordered;
+}
+
+function describePlan(changes: ConfigChange[], unchanged: number): string {
+  const counts = changeActions.map((action) => [action, changes.filter((change) => change.action === action).length] as const).filter(([, count]) => count > 0);
+  if (counts.length === 0) return `No changes: ${unchanged} resource${unchanged === 1 ? ' is' : 's are'} as the files say.`;
+  return `${counts.map(([action, count]) => `${count} to ${action}`).join(', ')}; ${unchanged} unchanged.`;
+}
+
+/** The changes between two exports, by kind and name; a delete and an add of the same document under two names is said to be a rename. */
+function planOf(before: ExportedResource[], after: ExportedResource[], files: Map<string, string>, applied: boolean): ConfigPlan {
+  const key = (resource: ExportedResource) => `${resource.kind}\n${resource.name}`;
+  const was = new Map(before.map((resource) => [key(resource), resource]));
+  const is = new Map(after.map((resource) => [key(resource), resource]));
+  const text = (resource: ExportedResource | undefined) => (resource ? documentText(resource.document) : '');
+  const changes: ConfigChange[] = [];
+  let unchanged = 0;
+  for (const resource of after) {
+    const old = was.get(key(resource));
+    const diff = lineDiff(text(old), text(resource));
+    if (old && !diff.split('\n').some((line) => /^[-+] /.test(line))) {
+      if (files.has(key(resource))) unchanged++;
+      continue;
+    }
+    changes.push({ kind: resource.kind, name: resource.name, action: old ? 'change' : 'add', file: files.get(key(resource)) ?? null, diff, note: null });
+  }
+  for (const resource of before) {
+    if (!is.has(key(resource))) changes.push({ kind: resource.kind, name: resource.name, action: 'delete', file: null, diff: lineDiff(text(resource), ''), note: null });
+  }
+  const withoutName = (resource: ExportedResource) => JSON.stringify({ ...resource.document, name: undefined });
+  for (const gone of changes.filter((change) => change.action === 'delete')) {
+    const old = was.get(`${gone.kind}\n${gone.name}`)!;
+    const added = changes.find((change) => change.action === 'add' && change.kind === gone.kind && !change.note && withoutName(is.get(`${change.kind}\n${change.name}`)!) === withoutName(old));
+    if (!added) continue;
+    gone.note = `Renamed to "${added.name}": a rename is a delete and an add, so the ${gone.kind}'s runs and history go with "${gone.name}".`;
+    added.note = `Renamed from "${gone.name}": a new ${added.kind}, made afresh (the old one's runs and history are not carried over).`;
+  }
+  return { applied: applied && changes.length > 0, changes, unchanged, summary: describePlan(changes, unchanged) };
+}
+
+export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: ApplyOptions): ConfigPlan {
+  const docs = checkFiles(files);
+  const { store, instances, automations, webhooks } = deps;
+  const fileOf = new Map<string, string>();
+  for (const kind of configKinds) for (const { document, read } of docs[kind]) fileOf.set(`${kind}\n${document.name}`, read.file);
+  try {
+    return store.transaction(() => {
+      const before = exportResources(store, deps.dataDir);
+      const idOf = (kind: ConfigKind, name: string) => before.find((resource) => resource.kind === kind && resource.name === name)?.id;
+      const instanceId = (name: string | undefined, field = 'instance'): string | undefined => {
+        if (name === undefined) return undefined;
+        const found = store.instances.list().find((instance) => instance.name === name);
+        if (!found) throw new AppError('invalid_field', `No instance named "${name}" here or in the files.`, { field });
+        return found.id;
+      };
+      const appliedAt = deps.now().toISOString();
+      const named = new Map<string, { kind: ConfigKind; name: string; file: string }>();
+
+      // Instances first (the others name them), then whom each accepts prompts from (they may be new too).
+      each(docs.instance, ({ document, read }) => {
+        const { kind: _kind, acceptsPromptsFrom: _senders, workspaceDir, ...fields } = document;
+        const id = idOf('instance', document.name);
+        const current = id ? instances.get(id) : undefined;
+        if (current && workspaceDir !== undefined && workspaceDir !== current.workspaceDir) {
+          throw new AppError('invalid_field', `workspaceDir cannot change (it is ${current.workspaceDir}): make a new instance for another folder.`, { field: 'workspaceDir' });
+        }
+        const defaults = documentDefaults.instance;
+        const body = { ...fields, sandbox: fields.sandbox ?? defaults.sandbox, budget: fields.budget ?? defaults.budget, permissions: fields.permissions ?? defaults.permissions };
+        const made = current
+          ? instances.update(current.id, { ...body, agent: fields.agent ?? readSettings(store).defaultAgent, avatarUrl: fields.avatarUrl ?? '' })
+          : instances.create({ ...body, workspaceDir });
+        named.set(made.id, { kind: 'instance', name: document.name, file: read.file });
+      });
+      each(docs.instance, ({ document }) => {
+        const id = instanceId(document.name)!;
+        const senders = (document.acceptsPromptsFrom ?? []).map((name, index) => instanceId(name, `acceptsPromptsFrom.${index}`)!);
+        instances.update(id, { acceptsPromptsFrom: senders });
+      });
+
+      each(chainOrder(docs.automation), ({ document, read }) => {
+        const { kind: _kind, instance, trigger: written, cronExpression, ...fields } = document;
+        const id = idOf('automation', document.name);
+        const current = id ? store.automations.get(id) : undefined;
+        let trigger: Parameters<AutomationsService['create']>[0]['trigger'];
+        if (written?.after) {
+          const followed = store.automations.list().find((each) => each.name === written.after!.automation);
+          if (!followed) throw new AppError('invalid_field', `No automation named "${written.after.automation}" here or in the files.`, { field: 'trigger.after.automation' });
+          trigger = { after: { automationId: followed.id, on: written.after.on } };
+        } else {
+          trigger = written as typeof trigger;
+        }
+        // An interval without its anchor keeps the one it has: applying the same file again changes nothing.
+        if (trigger?.every && trigger.every.from === undefined && current?.trigger?.every) {
+          const { from, ...interval } = current.trigger.every;
+          if (sameValue(interval, trigger.every)) trigger = { every: { ...trigger.every, from } };
+        }
+        const defaults = documentDefaults.automation;
+        const body = {
+          ...fields,
+          catchUp: fields.catchUp ?? defaultCatchUp(trigger ?? null),
+          retry: fields.retry ?? defaults.retry,
+          approval: fields.approval ?? defaults.approval,
+          budget: fields.budget ?? defaults.budget,
+          instanceId: instanceId(instance) ?? instances.ensureDefault().id,
+        };
+        const made = current
+          ? automations.update(current.id, cronExpression !== undefined ? { ...body, cronExpression } : { ...body, trigger })
+          : automations.create({ ...body, cronExpression, trigger });
+        named.set(made.id, { kind: 'automation', name: document.name, file: read.file });
+      });
+
+      each(docs.webhook, ({ document, read }) => {
+        const { kind: _kind, instance, signature: check, ...fields } = document;
+        const id = idOf('webhook', document.name);
+        const current = id ? store.webhooks.get(id) : undefined;
+        let signature: { scheme?: SignatureScheme; secret: string } | null = null;
+        if (check) {
+          const given = check.secretFrom === undefined ? undefined : deps.revealSecret(check.secretFrom);
+          if (check.secretFrom !== undefined && given === undefined) throw new AppError('invalid_field', `No stored secret named "${check.secretFrom}": store it first (Settings → Secrets, or PUT /api/secrets/${check.secretFrom}).`, { field: 'signature.secretFrom' });
+          const kept = current?.signature ? deps.box.open(current.signature.sealedSecret) : undefined;
+          const secret = given ?? kept;
+          if (secret === undefined) throw new AppError('missing_field', 'signature.secretFrom is required for a new signature check: the name of the stored secret that holds the signing secret (it is never written to a file).', { field: 'signature.secretFrom' });
+          signature = { scheme: check.scheme, secret };
+        }
+        const defaults = documentDefaults.webhook;
+        const body = { ...fields, retry: fields.retry ?? defaults.retry, approval: fields.approval ?? defaults.approval, instanceId: instanceId(instance) ?? instances.ensureDefault().id };
+        const made = current ? webhooks.update(current.id, { ...fullWebhook(body), signature }) : webhooks.create({ ...body, signature: signature ?? undefined });
+        named.set(made.id, { kind: 'webhook', name: document.name, file: read.file });
+      });
+
+      if (options.prune !== 'none') prune(deps, named, options);
+      for (const [resourceId, origin] of named) store.configOrigins.put({ resourceId, ...origin, appliedAt });
+      const plan = planOf(before, exportResources(store, deps.dataDir), new Map([...fileOf]), !options.dryRun);
+      if (options.dryRun) throw new DryRun(plan);
+      return plan;
+    });
+  } catch (error) {
+    if (error instanceof DryRun) return error.plan;
+    throw error;
+  }
+}
+
+/** A webhook document as a whole update: a field left out is its default again, the sender's where it has one. */
+function fullWebhook(body: Parameters<WebhooksService['create']>[0]): Parameters<WebhooksService['update']>[1] {
+  const sender = body.sender ?? 'generic';
+  const preset = senderPresets[sender];
+  const promptTemplate = body.promptTemplate ?? preset.promptTemplate;
+  if (promptTemplate === null) throw new AppError('missing_field', 'promptTemplate is required.', { field: 'promptTemplate' });
+  return {
+    ...body,
+    promptTemplate,
+    sender,
+    filter: body.filter ?? [],
+    fencePayload: body.fencePayload ?? false,
+    maxPayloadBytes: body.maxPayloadBytes ?? preset.maxPayloadBytes,
+    idempotencyKey: body.idempotencyKey === undefined ? preset.idempotencyKey : body.idempotencyKey,
+  };
+}
+
+/** Deletes what the files no longer name: automations and webhooks first, then the instances they may have used. */
+function prune(deps: ApplyDeps, named: Map<string, unknown>, options: ApplyOptions): void {
+  const origins = new Map(deps.store.configOrigins.list().map((origin) => [origin.resourceId, origin]));
+  const within = options.pruneWithin;
+  const pruned = (id: string) => {
+    if (named.has(id)) return false;
+    if (options.prune === 'all') return true;
+    const origin = origins.get(id);
+    return origin !== undefined && (within === undefined || origin.file.startsWith(within));
+  };
+  for (const automation of deps.store.automations.list()) if (pruned(automation.id)) deps.automations.delete(automation.id);
+  for (const webhook of deps.store.webhooks.list()) if (pruned(webhook.id)) deps.webhooks.delete(webhook.id);
+  for (const instance of deps.store.instances.list()) {
+    if (instance.isDefault || !pruned(instance.id)) continue;
+    try {
+      deps.instances.delete(instance.id);
+    } catch (error) {
+      if (error instanceof AppError) throw new AppError(error.code, `Instance "${instance.name}" cannot be pruned: ${error.message}`);
+      throw error;
+    }
+  }
+}

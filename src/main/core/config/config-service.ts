@@ -1,0 +1,141 @@
+// Configuration as files: export, apply, the watched folder and its last result, and the
+// resources that came from files (detached, or written back to their file). The YAML reader and
+// writer load at first use: `serve` starts without them.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { ConfigFile, ConfigKind, ConfigPlan, ConfigState, pruneModes } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
+import type { Logger } from '../logger';
+import { slugPart } from '../services/instances';
+import type { ApplyDeps } from './apply';
+import type { FolderWatch } from './config-folder';
+
+const keys = { folder: 'config.folder', lastApplied: 'config.lastApplied', error: 'config.error' };
+
+const loadApply = () => import('./apply');
+const loadYaml = () => import('./yaml-files');
+const loadFolder = () => import('./config-folder');
+
+export interface ExportQuery {
+  kind?: ConfigKind | undefined;
+  name?: string | undefined;
+}
+
+export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
+  const { store } = deps;
+  let watch: FolderWatch | undefined;
+
+  const stored = <T>(key: string): T | null => {
+    const raw = store.settings.get(key);
+    return raw === undefined || raw === '' ? null : (JSON.parse(raw) as T);
+  };
+  const folder = () => stored<string>(keys.folder);
+
+  function state(): ConfigState {
+    const managed = store.configOrigins.list().map(({ resourceId, kind, file, appliedAt }) => {
+      const name = kind === 'instance' ? store.instances.get(resourceId)?.name : kind === 'automation' ? store.automations.get(resourceId)?.name : store.webhooks.get(resourceId)?.name;
+      return { id: resourceId, kind, name: name ?? '', file, appliedAt };
+    });
+    return { folder: folder(), lastApplied: stored(keys.lastApplied), error: stored(keys.error), managed };
+  }
+
+  async function apply(files: ConfigFile[], options: { dryRun: boolean; prune: (typeof pruneModes)[number]; pruneWithin?: string }): Promise<ConfigPlan> {
+    const { applyConfig } = await loadApply();
+    return applyConfig(deps, files, options);
+  }
+
+  async function applyFolder(dir: string, files: ConfigFile[]): Promise<void> {
+    const at = deps.now().toISOString();
+    try {
+      // The folder is the source of truth for what came from it: a file removed is a resource pruned.
+      const plan = await apply(files, { dryRun: false, prune: 'files', pruneWithin: dir + path.sep });
+      const { commitOf } = await loadFolder();
+      store.settings.set(keys.lastApplied, JSON.stringify({ at, commit: await commitOf(dir), summary: plan.summary }));
+      store.settings.set(keys.error, '');
+      if (plan.applied) deps.logger.info({ folder: dir, summary: plan.summary }, 'configuration folder applied');
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      store.settings.set(keys.error, JSON.stringify({ at, message }));
+      deps.logger.warn({ folder: dir, err: message }, 'configuration folder refused; the last good state stays');
+    }
+  }
+
+  async function startWatching(): Promise<void> {
+    watch?.stop();
+    watch = undefined;
+    const dir = folder();
+    if (dir === null) return;
+    const { watchFolder } = await loadFolder();
+    watch = watchFolder(dir, (files) => applyFolder(dir, files), (message) => store.settings.set(keys.error, JSON.stringify({ at: deps.now().toISOString(), message })));
+  }
+
+  return {
+    state,
+    apply,
+
+    /** The files of every resource (or of one kind, or of one name): `instances/<name>.yaml`, `automations/…`, `webhooks/…`. */
+    async export(query: ExportQuery = {}): Promise<ConfigFile[]> {
+      const [{ exportResources }, { documentText }] = await Promise.all([import('./documents'), loadYaml()]);
+      const taken = new Set<string>();
+      return exportResources(store, deps.dataDir)
+        .filter((resource) => (query.kind === undefined || resource.kind === query.kind) && (query.name === undefined || resource.name === query.name))
+        .map((resource) => {
+          const base = `${resource.kind}s/${slugPart(resource.name) || resource.kind}`;
+          let file = `${base}.yaml`;
+          for (let n = 2; taken.has(file); n++) file = `${base}-${n}.yaml`;
+          taken.add(file);
+          return { path: file, text: documentText(resource.document) };
+        });
+    },
+
+    async setFolder(dir: string | null): Promise<ConfigState> {
+      if (dir !== null) {
+        const stat = await fs.stat(dir).catch(() => undefined);
+        if (!stat?.isDirectory()) throw new AppError('invalid_field', `${dir} is not a folder here.`, { field: 'folder' });
+      }
+      store.settings.set(keys.folder, dir === null ? '' : JSON.stringify(path.resolve(dir)));
+      store.settings.set(keys.error, '');
+      store.settings.set(keys.lastApplied, '');
+      await startWatching();
+      await watch?.applyNow();
+      return state();
+    },
+
+    detach(id: string): void {
+      if (!store.configOrigins.get(id)) throw new AppError('not_found', `${id} did not come from a configuration file.`);
+      store.configOrigins.remove(id);
+    },
+
+    /** Replaces the resource's document in its file with the resource as it is now; the file's other documents stay as written. */
+    async writeBack(id: string): Promise<string> {
+      const origin = store.configOrigins.get(id);
+      if (!origin) throw new AppError('not_found', `${id} did not come from a configuration file.`);
+      const [{ exportResources }, { documentText, readFile }] = await Promise.all([import('./documents'), loadYaml()]);
+      const resource = exportResources(store, deps.dataDir).find((each) => each.id === id);
+      if (!resource) throw new AppError('not_found', `No ${origin.kind} ${id}.`);
+      const text = await fs.readFile(origin.file, 'utf8').catch(() => {
+        throw new AppError('not_found', `${origin.file} is not a file here (it came from an upload or another machine): detach the ${origin.kind} instead.`);
+      });
+      const { documents } = readFile({ path: origin.file, text });
+      const found = documents.find((each) => {
+        const value = each.value as { kind?: unknown; name?: unknown } | null;
+        return value?.kind === origin.kind && value.name === origin.name;
+      });
+      if (!found) throw new AppError('not_found', `${origin.file} no longer holds ${origin.kind} "${origin.name}": detach it instead.`);
+      const written = text.slice(0, found.range[0]) + documentText(resource.document) + text.slice(found.range[1]);
+      const temporary = `${origin.file}.${process.pid}.tmp`;
+      await fs.writeFile(temporary, written);
+      await fs.rename(temporary, origin.file);
+      store.configOrigins.put({ ...origin, name: resource.name, appliedAt: deps.now().toISOString() });
+      return origin.file;
+    },
+
+    start: () => startWatching(),
+    stop() {
+      watch?.stop();
+      watch = undefined;
+    },
+  };
+}
+
+export type ConfigService = ReturnType<typeof createConfigService>;
