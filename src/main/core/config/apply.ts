@@ -90,7 +90,8 @@ export function checkFiles(files: ConfigFile[]): Docs {
           if (issue.code === 'unrecognized_keys') {
             for (const key of issue.keys) problems.push(`${read.where(issue.path, key)}: unknown field "${[...issue.path, key].join('.')}" for ${String(value.kind)}`);
           } else {
-            problems.push(`${read.where(issue.path)}: ${issueError(issue, 'body').message}`);
+            const named = typeof value.name === 'string' ? `${String(value.kind)} "${value.name}": ` : '';
+            problems.push(`${read.where(issue.path)}: ${named}${issueError(issue, 'body').message}`);
           }
         }
         continue;
