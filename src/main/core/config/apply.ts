@@ -81,7 +81,7 @@ export function checkFiles(files: ConfigFile[]): Docs {
         continue;
       }
       if (!configKinds.includes(value.kind as ConfigKind)) {
-        problems.push(`${read.where(['kind'])}: kind must be ${configKinds.join(', ')}${value.kind === undefined ? '' : `, not ${JSON.stringify(value.kind)}`}`);
+        problems.push(`${read.where(['kind'])}: kind must be instance, automation or webhook${value.kind === undefined ? '' : `, not ${JSON.stringify(value.kind)}`}`);
         continue;
       }
       const result = ConfigDocument.safeParse(value, { reportInput: true });
