@@ -15,6 +15,9 @@ export interface ExportOptions {
 /** Documents as one file, separated by `---` (the same text the app's Export downloads). */
 export const oneFile = (files: ConfigFile[]): string => files.map((file) => file.text).join('---\n');
 
+/** What export names its files: `instances/<name>.yaml` and the like, never a path that climbs out. */
+const exportedPath = /^(instances|automations|webhooks)\/[a-z0-9][a-z0-9-]*\.yaml$/;
+
 export async function exportCommand(steward: Steward, args: string[], options: ExportOptions, write: (text: string) => void): Promise<void> {
   const [kind, name] = args;
   if (kind !== undefined && !configKinds.includes(kind as never)) throw new UsageError(`export takes a kind (${configKinds.join(', ')}) and a name, not "${kind}".`);
@@ -27,6 +30,9 @@ export async function exportCommand(steward: Steward, args: string[], options: E
     fs.writeFileSync(out, oneFile(files));
     return write(`Wrote ${files.length} resource${files.length === 1 ? '' : 's'} to ${out}.\n`);
   }
+  // The paths come from the answer (a remote Steward's, with --remote): only names export makes are written.
+  const stray = files.find((file) => !exportedPath.test(file.path));
+  if (stray) throw new Error(`The export named a file "${stray.path}", which is not a path export makes: nothing was written.`);
   for (const file of files) {
     const target = path.join(out, file.path);
     fs.mkdirSync(path.dirname(target), { recursive: true });
