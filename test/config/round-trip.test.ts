@@ -34,7 +34,22 @@ async function furnish(t: TestCore, folder: string): Promise<void> {
       201,
     )
   ).instance;
-  await json(t.api('POST', '/api/instances', { name: 'Writer', agent: { provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen3' }, acceptsPromptsFrom: [reviewer.id] }), 201);
+  await json(
+    t.api('POST', '/api/instances', {
+      name: 'Writer',
+      agent: {
+        provider: 'openai',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        model: 'qwen3',
+        mcpServers: [
+          { name: 'files', transport: 'stdio', command: 'mcp-files', args: ['--root', '.'] },
+          { name: 'tracker', transport: 'http', url: 'https://tracker.example.com/mcp', headers: { authorization: 'tracker-token' } },
+        ],
+      },
+      acceptsPromptsFrom: [reviewer.id],
+    }),
+    201,
+  );
   const digest = (
     await json(
       t.api('POST', '/api/automations', {
@@ -66,6 +81,15 @@ async function furnish(t: TestCore, folder: string): Promise<void> {
     }),
     201,
   );
+  await json(
+    t.api('POST', '/api/automations', {
+      name: 'Pushes to main',
+      prompt: 'Review {{event.range}}',
+      trigger: { git: { repository: 'https://git.example.com/team/app.git', branch: 'main', credential: 'github-signing', pollSeconds: 120, filter: [{ field: 'messages', contains: 'fix' }] } },
+      enabled: false,
+    }),
+    201,
+  );
   await json(t.api('POST', '/api/automations', { name: 'Releases', prompt: 'Read {{event.title}}', trigger: { feed: { url: 'https://example.com/feed.xml' } }, enabled: false, catchUp: 'latest' }), 201);
   await json(
     t.api('POST', '/api/webhooks', {
@@ -78,7 +102,20 @@ async function furnish(t: TestCore, folder: string): Promise<void> {
     }),
     201,
   );
-  await json(t.api('POST', '/api/webhooks', { name: 'Plain', promptTemplate: 'Handle {{payload}}', maxPayloadBytes: 2048, idempotencyKey: '{{payload.id}}', notify: 'none', enabled: false }), 201);
+  await json(
+    t.api('POST', '/api/webhooks', {
+      name: 'Plain',
+      promptTemplate: 'Handle {{payload}}',
+      maxPayloadBytes: 2048,
+      idempotencyKey: '{{payload.id}}',
+      notify: 'none',
+      enabled: false,
+      memory: 'continue',
+      retry: { attempts: 1, backoffSeconds: 10, on: ['timeout'] },
+      approval: { mode: 'before-run', timeoutSeconds: 300 },
+    }),
+    201,
+  );
 }
 
 const exported = async (t: TestCore) => (await json(t.api('GET', '/api/config/export'))).files as { path: string; text: string }[];
@@ -106,6 +143,7 @@ describe('export, then apply to a fresh Steward', () => {
       'automations/invoices.yaml',
       'automations/morning-digest.yaml',
       'automations/once.yaml',
+      'automations/pushes-to-main.yaml',
       'automations/releases.yaml',
       'automations/support-mail.yaml',
       'webhooks/github-pushes.yaml',
@@ -137,18 +175,18 @@ describe('export, then apply to a fresh Steward', () => {
 
     const dry = await json(second.api('POST', '/api/config/apply', { files: withSecret, dryRun: true }));
     expect(dry.applied).toBe(false);
-    expect(dry.summary).toBe('11 to add; 1 unchanged.');
+    expect(dry.summary).toBe('12 to add; 1 unchanged.');
     expect((await json(second.api('GET', '/api/automations'))).automations).toHaveLength(0);
 
     const plan = await json(second.api('POST', '/api/config/apply', { files: withSecret }));
     expect(plan.applied).toBe(true);
-    expect(plan.changes.filter((change: { action: string }) => change.action === 'add')).toHaveLength(11);
+    expect(plan.changes.filter((change: { action: string }) => change.action === 'add')).toHaveLength(12);
     const again = await exported(second);
     expect(again.map((file) => file.path)).toEqual(files.map((file) => file.path));
     for (const [index, file] of again.entries()) expect(file.text, file.path).toBe(files[index].text);
 
     const noop = await json(second.api('POST', '/api/config/apply', { files: again }));
-    expect(noop).toMatchObject({ applied: false, changes: [], unchanged: 12, summary: 'No changes: 12 resources are as the files say.' });
+    expect(noop).toMatchObject({ applied: false, changes: [], unchanged: 13, summary: 'No changes: 13 resources are as the files say.' });
 
     // The applied webhook checks signatures with the secret named.
     const webhook = ((await json(second.api('GET', '/api/webhooks'))).webhooks as { name: string; signature: unknown; checkInForce: string }[]).find((each) => each.name === 'GitHub pushes')!;
@@ -164,6 +202,6 @@ describe('export, then apply to a fresh Steward', () => {
     }
     const one = files.map((file) => file.text).join('---\n');
     const plan = await json(first.api('POST', '/api/config/apply', { files: [{ path: 'all.yaml', text: one }], dryRun: true }));
-    expect(plan).toMatchObject({ changes: [], unchanged: 12 });
+    expect(plan).toMatchObject({ changes: [], unchanged: 13 });
   });
 });
