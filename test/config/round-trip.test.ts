@@ -205,3 +205,14 @@ describe('export, then apply to a fresh Steward', () => {
     expect(plan).toMatchObject({ changes: [], unchanged: 13 });
   });
 });
+
+describe('the JSON Schema editors read', () => {
+  it('accepts every exported document and flags an unknown field, as an editor would show it', async () => {
+    const { default: Ajv2020 } = await import('ajv/dist/2020.js');
+    const schema = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../docs/steward-config.schema.json'), 'utf8'));
+    expect((await json(first.api('GET', '/api/config/schema')))).toEqual(schema);
+    const validate = new Ajv2020({ strict: false, logger: false }).compile(schema);
+    for (const file of await exported(first)) expect(validate(parse(file.text)), `${file.path}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    expect(validate({ kind: 'automation', name: 'x', cronExpression: '0 9 * * *', prompt: 'hi', notfiy: 'all' })).toBe(false);
+  });
+});
