@@ -182,6 +182,16 @@ describe('a git checkout as the watched folder', () => {
     expect(state.managed.map((each) => each.name).sort()).toEqual(['Digest', 'Triage']);
   }, 60_000);
 
+  it('shows the commit of a pull that changes no configuration file (applied as no change)', async () => {
+    const before = await automations();
+    const commit = push({ 'README.md': 'The automations of the team.\n' }, 'Say what this is');
+    pull();
+    const state = await appliedCommit(commit, 'the pulled commit to be shown');
+    expect(state.lastApplied!.summary).toBe('No changes: 2 resources are as the files say.');
+    const after = await automations();
+    for (const [name, automation] of before) expect(after.get(name)!.updatedAt, name).toBe(automation.updatedAt);
+  }, 60_000);
+
   it('applies nothing new when the daemon restarts with the folder set', async () => {
     const exported = await exportText(api);
     const before = await automations();
@@ -202,5 +212,17 @@ describe('a git checkout as the watched folder', () => {
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     for (const [name, automation] of before) expect(after.get(name)!.updatedAt, name).toBe(automation.updatedAt);
     expect(appliesLogged(daemon)).toEqual([]);
+  }, 60_000);
+
+  it('stops applying once the folder is unset', async () => {
+    const unset = await api('PUT', '/api/config', { folder: null });
+    expect(unset.status, unset.text).toBe(200);
+    expect(unset.body.config).toMatchObject({ folder: null, lastApplied: null, error: null });
+    const exported = await exportText(api);
+    push({ 'automations/triage.yaml': automationText('Triage', '0 8 * * *', 'Not applied: nobody watches.') }, 'After the folder was unset');
+    pull();
+    await quietFor(severalLooksMs);
+    expect(await exportText(api)).toBe(exported);
+    expect((await config()).lastApplied).toBeNull();
   }, 60_000);
 });
