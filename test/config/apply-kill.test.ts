@@ -19,6 +19,7 @@ let key: string;
 let oldExport: string;
 let newExport: string;
 let typicalMs: number;
+let checkMs: number;
 
 const automation = (i: number, version: string) => `kind: automation\nname: Job ${String(i).padStart(4, '0')}\ncronExpression: "${i % 60} 9 * * *"\nenabled: false\nprompt: |-\n  Job ${i}, ${version}.\n  Say what changed.\n`;
 
@@ -77,6 +78,13 @@ beforeAll(async () => {
   // its export names it).
   const reference = await daemonOn(copyOf('reference'));
   oldExport = await exportText(reference.api);
+  // How long reading and checking the files takes before the transaction begins: the same files
+  // with one invalid document more are refused after that (and change nothing).
+  const checking = Date.now();
+  const refused = await reference.api('POST', '/api/config/apply', { files: [...big, { path: 'automations/zz-invalid.yaml', text: 'kind: automation\nname: Broken\nprompt: x\ncolour: blue\n' }] });
+  checkMs = Date.now() - checking;
+  expect(refused.status, refused.text).toBe(400);
+  expect(await exportText(reference.api)).toBe(oldExport);
   const started = Date.now();
   const answer = await reference.api('POST', '/api/config/apply', { files: big });
   typicalMs = Date.now() - started;
@@ -100,12 +108,14 @@ describe('kill -9 while an apply is in flight', () => {
     console.log(`the big apply took ${typicalMs} ms here (load ${fs.readFileSync('/proc/loadavg', 'utf8').trim()})`);
   });
 
-  // Five delays from 50 ms to the time the request took: each kill lands somewhere else in it.
-  const delays = (count: number) => Array.from({ length: count }, (_, index) => Math.round(50 + ((typicalMs - 50) * index) / (count - 1)));
+  // Five delays from 50 ms to the time the request took: one early, one while the files are read
+  // and checked, three in the transaction (after the check's time), the last near the answer.
+  const delays = () => [50, checkMs / 2, checkMs + (typicalMs - checkMs) * 0.3, checkMs + (typicalMs - checkMs) * 0.6, typicalMs * 0.95].map(Math.round);
+  const phase = (delay: number) => (delay < checkMs ? 'reading and checking' : 'in the transaction, going by the times measured');
 
   it('leaves exactly the old state or exactly the new one, and an intact database, whenever the kill lands', async () => {
     const outcomes: string[] = [];
-    for (const [run, delay] of delays(5).entries()) {
+    for (const [run, delay] of delays().entries()) {
       const dataDir = copyOf(`run-${run}`);
       const { server, api } = await daemonOn(dataDir);
       const seen: { answered: number | 'no answer' } = { answered: 'no answer' };
@@ -122,7 +132,7 @@ describe('kill -9 while an apply is in flight', () => {
       const text = await exportText(again.api);
       const state = text === oldExport ? 'old' : text === newExport ? 'new' : 'a mix';
       const { integrity, automations } = inspect(dataDir);
-      outcomes.push(`run ${run + 1}: killed after ${delay} ms (${answered === 'no answer' ? 'no answer' : `answered ${answered}`}) → ${state} state, ${automations} automations, integrity ${integrity}`);
+      outcomes.push(`run ${run + 1}: killed after ${delay} ms, ${phase(delay)} (${answered === 'no answer' ? 'no answer' : `answered ${answered}`}) → ${state} state, ${automations} automations, integrity ${integrity}`);
       expect(state, outcomes.at(-1)).not.toBe('a mix');
       expect(integrity).toBe('ok');
       expect(automations).toBe(state === 'old' ? 50 : 3050);
@@ -130,7 +140,7 @@ describe('kill -9 while an apply is in flight', () => {
       if (answered === 200) expect(state).toBe('new');
       await again.server.stop();
     }
-    console.log(`typical apply ${typicalMs} ms\n${outcomes.join('\n')}`);
+    console.log(`the big apply took ${typicalMs} ms, ${checkMs} ms of them reading and checking\n${outcomes.join('\n')}`);
   }, 300_000);
 
   it('keeps an apply that was answered, however soon after the answer the daemon is killed', async () => {
