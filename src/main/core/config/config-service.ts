@@ -47,6 +47,8 @@ export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
   async function applyFolder(dir: string, files: ConfigFile[]): Promise<void> {
     const at = deps.now().toISOString();
     try {
+      // No file at all is a clone or checkout under way far more often than a wish to delete everything (the API refuses an empty list too).
+      if (files.length === 0) throw new AppError('invalid_config', `${dir} holds no .yaml or .yml files: nothing was applied or pruned. To remove everything that came from it, choose no folder and delete the resources.`);
       // The folder is the source of truth for what came from it: a file removed is a resource pruned.
       const plan = await apply(files, { dryRun: false, prune: 'files', pruneWithin: dir + path.sep });
       const { commitOf } = await loadFolder();
