@@ -192,6 +192,56 @@ describe('a git checkout as the watched folder', () => {
     for (const [name, automation] of before) expect(after.get(name)!.updatedAt, name).toBe(automation.updatedAt);
   }, 60_000);
 
+  it('waits while git holds its index lock, then applies', async () => {
+    const triage = path.join(watched, 'automations/triage.yaml');
+    const lock = path.join(watched, '.git/index.lock');
+    const before = await config();
+    fs.writeFileSync(lock, '');
+    fs.writeFileSync(triage, automationText('Triage', '0 8 * * *', 'Edited while git was busy.'));
+    await quietFor(severalLooksMs);
+    expect((await automations()).get('Triage')!.prompt).toBe('Sort the inbox, newest first.');
+    expect((await config()).lastApplied).toEqual(before.lastApplied);
+    fs.rmSync(lock);
+    await waitFor(automations, { what: 'the edit to be applied once the lock went', timeoutMs: 30_000, intervalMs: 100, until: (now) => now.get('Triage')!.prompt === 'Edited while git was busy.' });
+    gitIn(watched, ['checkout', '--', 'automations/triage.yaml']);
+    await waitFor(automations, { what: 'the checkout to be applied', timeoutMs: 30_000, intervalMs: 100, until: (now) => now.get('Triage')!.prompt === 'Sort the inbox, newest first.' });
+  }, 90_000);
+
+  it('ends at the last of two pulls in quick succession', async () => {
+    const one = push({ 'automations/triage.yaml': automationText('Triage', '0 8 * * *', 'First of two.') }, 'First of two');
+    const two = push({ 'automations/triage.yaml': automationText('Triage', '0 8 * * *', 'Sort the inbox, newest first.'), 'automations/digest.yaml': digest1 }, 'Second of two');
+    gitIn(watched, ['fetch', '--quiet', 'origin']);
+    gitIn(watched, ['merge', '--quiet', '--ff-only', one]);
+    gitIn(watched, ['merge', '--quiet', '--ff-only', two]);
+    await appliedCommit(two, 'the second pull to be applied');
+    await quietFor(severalLooksMs);
+    const state = await config();
+    expect(state.lastApplied!.commit).toBe(two);
+    const now = await automations();
+    expect(now.get('Triage')!.prompt).toBe('Sort the inbox, newest first.');
+    expect(now.get('Digest')!.prompt).toBe('Write the evening digest.');
+  }, 90_000);
+
+  it('refuses a folder with no configuration file left (a clone under way, a checkout gone wrong) instead of pruning everything', async () => {
+    const before = await automations();
+    const exported = await exportText(api);
+    const good = await config();
+    const emptied = push({ 'automations/triage.yaml': null, 'automations/digest.yaml': null }, 'Remove every file');
+    pull();
+    const state = await waitFor(config, { what: 'the empty folder to be refused', timeoutMs: 30_000, intervalMs: 100, until: (value) => value.error !== null || value.lastApplied?.commit === emptied });
+    expect(state.error?.message).toContain('holds no .yaml or .yml files');
+    expect(state.lastApplied).toEqual(good.lastApplied);
+    expect(await exportText(api)).toBe(exported);
+    gitIn(work, ['revert', '--no-edit', 'HEAD']);
+    gitIn(work, ['push', '--quiet', 'origin', 'main']);
+    pull();
+    const back = await appliedCommit(gitIn(work, ['rev-parse', 'HEAD']).trim(), 'the files back to be applied');
+    expect(back.lastApplied!.summary).toBe('No changes: 2 resources are as the files say.');
+    // The same automations, not new ones of the same names: their runs and history stay theirs.
+    const after = await automations();
+    for (const [name, automation] of before) expect(after.get(name)?.id, name).toBe(automation.id);
+  }, 90_000);
+
   it('applies nothing new when the daemon restarts with the folder set', async () => {
     const exported = await exportText(api);
     const before = await automations();
