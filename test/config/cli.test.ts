@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { sqliteBinding } from '../../src/main/core/store/database';
-import { type Server, startDaemon } from '../support/processes';
+import { type Server, runCli, startDaemon } from '../support/processes';
 import { adminKeyOf, apiOf, steward } from '../support/steward-cli';
 import { tempDir } from '../support/temp';
 
@@ -240,10 +240,12 @@ describe.each(modes)('steward export and apply, $name', (mode) => {
   }, 90_000);
 });
 
-describe('steward apply beside a daemon it has no key for', () => {
-  it('refuses, saying which key it needs, and changes nothing', async () => {
+describe('steward apply beside a daemon it has no admin key for', () => {
+  it('refuses, saying which key it needs, and changes nothing; a runs or read key is refused', async () => {
     const dataDir = path.join(folder, 'keyless');
     const key = adminKeyOf(dataDir);
+    const scoped = (scope: string) => runCli(['keys', 'create', '--name', scope, '--scope', scope, '--data-dir', dataDir]).trim().split('\n').at(-1)!;
+    const [runsKey, readKey] = [scoped('runs'), scoped('read')];
     const daemon = await startDaemon(dataDir);
     try {
       const conf = writeFolder(path.join(folder, 'keyless-conf'), documents);
@@ -254,6 +256,18 @@ describe('steward apply beside a daemon it has no key for', () => {
       const wrong = await steward(['apply', '-f', conf, '--data-dir', dataDir, '--port', port], { STEWARD_API_KEY: `${key.slice(0, -4)}xxxx` });
       expect(wrong.status).toBe(1);
       expect(wrong.stderr).toContain('refused STEWARD_API_KEY');
+      // Only an admin key applies or exports: a run's key, or a read-only one, is refused.
+      const [runs, read] = await Promise.all([
+        steward(['apply', '-f', conf, '--data-dir', dataDir, '--port', port], { STEWARD_API_KEY: runsKey }),
+        steward(['export', '--data-dir', dataDir, '--port', port], { STEWARD_API_KEY: readKey }),
+      ]);
+      expect(runs.status).toBe(1);
+      expect(runs.stdout).toBe('');
+      const refusal = `steward: The Steward on ${daemon.url} refused STEWARD_API_KEY: it must be an admin API key of that Steward (steward keys create --name NAME).\n`;
+      expect(runs.stderr).toBe(refusal);
+      expect(read.status).toBe(1);
+      expect(read.stdout).toBe('');
+      expect(read.stderr).toBe(refusal);
       const automations = (await apiOf(daemon.url, key)('GET', '/api/automations')).body.automations;
       expect(automations).toEqual([]);
     } finally {
