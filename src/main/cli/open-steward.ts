@@ -61,7 +61,8 @@ export async function openSteward(dataDir: string, port: number, apiKey: string 
   if (!server) {
     const core = await createCore({ dataDir, listen: false, logger: createLogger('warn') });
     const call: Call = <N extends MappedName>(name: N, raw: RawInput = {}) => core.dispatch(name, raw) as Promise<OperationOutput<Operations[N]>>;
-    return { call, daemonUrl: undefined, close: () => core.close() };
+    // An instance made or changed here is probed in the background: closing under it would leave it "provisioning".
+    return { call, daemonUrl: undefined, close: () => core.services.instances.idle().then(() => core.close()) };
   }
   const who = `A Steward (${server.pid === null ? 'starting' : `pid ${server.pid}`}${server.host ? ` on ${server.host}` : ''}) serves ${dataDir}`;
   if (server.host) throw new Error(`${who}: run this command there, where it can reach that Steward.`);

@@ -45,7 +45,16 @@ async function fingerprint(folder: string): Promise<string> {
   };
   await walk(folder, 0);
   parts.sort();
+  parts.push(await headOf(folder));
   return parts.join('\n');
+}
+
+/** git's HEAD as its files say (no git process each look): the branch named and the commit it points to. */
+async function headOf(folder: string): Promise<string> {
+  const read = (file: string) => fs.readFile(file, 'utf8').then((text) => text.trim(), () => '');
+  const head = await read(path.join(folder, '.git', 'HEAD'));
+  const branch = /^ref: (refs\/\S+)$/.exec(head)?.[1];
+  return `HEAD\t${head}\t${branch ? await read(path.join(folder, '.git', branch)) : ''}`;
 }
 
 const exists = (file: string) => fs.access(file).then(() => true, () => false);

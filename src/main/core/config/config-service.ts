@@ -51,6 +51,8 @@ export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
       // Checked again at each apply: an instance may have been given the folder since.
       const writers = folderWriters(store, deps.dataDir, dir);
       if (writers) throw new AppError('invalid_field', `The folder was not applied: ${writers}`, { field: 'folder' });
+      // No file at all is a clone or checkout under way far more often than a wish to delete everything (the API refuses an empty list too).
+      if (files.length === 0) throw new AppError('invalid_config', `${dir} holds no .yaml or .yml files: nothing was applied or pruned. To remove everything that came from it, choose no folder and delete the resources.`);
       // The folder is the source of truth for what came from it: a file removed is a resource pruned.
       const plan = await apply(files, { dryRun: false, prune: 'files', pruneWithin: dir + path.sep });
       const { commitOf } = await loadFolder();
