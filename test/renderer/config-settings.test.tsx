@@ -170,18 +170,17 @@ describe('an edit of a resource from a file', () => {
       return { form, dialog };
     };
     // Escape: nothing saved, the form still open.
-    let { form, dialog } = await edit('Sweep it all.');
+    const { form } = await edit('Sweep it all.');
     fireEvent.keyDown(window, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(screen.getByRole('form', { name: 'Edit Sweep' })).toBe(form);
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
-    dialog = await screen.findByRole('dialog');
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect((await automationNamed('Sweep'))?.prompt).toBe('Sweep the floor.');
     fireEvent.click(within(form).getByRole('button', { name: 'Cancel' }));
     // Write back: saved, and the file holds it.
-    ({ dialog } = await edit('Sweep the floor and the stairs.'));
+    let { dialog } = await edit('Sweep the floor and the stairs.');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Write the change back to the file' }));
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Edit Sweep' })).toBeNull());
     expect((await automationNamed('Sweep'))?.prompt).toBe('Sweep the floor and the stairs.');
