@@ -1,8 +1,9 @@
 // Apply: YAML files chosen here are first applied as a dry run, which changes nothing and shows
 // what would change (with the choice of what to delete that the files no longer name); only
 // "Apply these changes" applies them, all at once or not at all. A refused file lists each
-// problem by file, line and column, and says that nothing changed.
-import { useId, useRef, useState } from 'react';
+// problem by file, line and column, and says that nothing changed. Choosing and the prune choice stay
+// enabled while a dry run is asked for (a control disabled under the keyboard's focus drops it).
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ConfigFile, ConfigPlan } from '../../../../shared/contract';
 import { useApp } from '../../lib/app-context';
 import { ApiError } from '../../lib/api';
@@ -37,24 +38,32 @@ export function ConfigApply() {
   const [result, setResult] = useState<ConfigPlan>();
   const [error, setError] = useState<ApiError>();
   const [busy, setBusy] = useState(false);
+  // Only the latest request's answer is shown: a prune chosen twice quickly shows the second plan.
+  const latest = useRef(0);
+  const outcome = useRef<HTMLDivElement>(null);
+  // Applied: the focus goes to what happened (the button pressed is gone).
+  useEffect(() => {
+    if (result) outcome.current?.focus();
+  }, [result]);
 
-  const attempt = async (work: () => Promise<void>) => {
+  const attempt = async (work: () => Promise<ConfigPlan>, shown: (plan: ConfigPlan) => void) => {
+    const request = ++latest.current;
     setBusy(true);
     setError(undefined);
     try {
-      await work();
+      const plan = await work();
+      if (request === latest.current) shown(plan);
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught : new ApiError('internal_error', String(caught)));
+      if (request === latest.current) setError(caught instanceof ApiError ? caught : new ApiError('internal_error', String(caught)));
     } finally {
-      setBusy(false);
+      if (request === latest.current) setBusy(false);
     }
   };
-  const dryRun = (chosen: ConfigFile[], mode: PruneMode) =>
-    attempt(async () => {
-      setPlan(undefined);
-      setResult(undefined);
-      setPlan(await applyConfig(chosen, { dryRun: true, prune: mode }));
-    });
+  const dryRun = (chosen: ConfigFile[], mode: PruneMode) => {
+    setPlan(undefined);
+    setResult(undefined);
+    return attempt(() => applyConfig(chosen, { dryRun: true, prune: mode }), setPlan);
+  };
   const choose = async (list: FileList | null) => {
     if (!list || list.length === 0) return;
     // Sent under their file names: errors and "from <file>" name them so.
@@ -69,8 +78,7 @@ export function ConfigApply() {
     if (files.length > 0) void dryRun(files, mode);
   };
   const confirm = () =>
-    attempt(async () => {
-      const applied = await applyConfig(files, { dryRun: false, prune });
+    attempt(() => applyConfig(files, { dryRun: false, prune }), (applied) => {
       setPlan(undefined);
       setFiles([]);
       setResult(applied);
@@ -81,7 +89,7 @@ export function ConfigApply() {
       <h4>Apply</h4>
       <div className="hint">Choose one or more .yaml files (an export, or files you keep in git): you see what would change before anything changes. Resources are matched by kind and name.</div>
       <div className="choose-files" style={{ marginTop: 8 }}>
-        <button type="button" onClick={() => input.current?.click()} disabled={busy}>Choose YAML files…</button>
+        <button type="button" onClick={() => input.current?.click()}>Choose YAML files…</button>
         <input ref={input} type="file" multiple accept=".yaml,.yml,application/yaml,text/yaml" className="visually-hidden" tabIndex={-1} aria-label="YAML files to apply" data-testid="config-files" onChange={(event) => void choose(event.target.files)} />
         {files.length > 0 && <span className="hint" data-testid="chosen-files">{files.map((file) => file.path).join(', ')}</span>}
       </div>
@@ -90,7 +98,7 @@ export function ConfigApply() {
           <legend>What the files no longer name</legend>
           {pruneChoices.map((choice) => (
             <label key={choice.mode}>
-              <input type="radio" name={pruneName} value={choice.mode} checked={prune === choice.mode} onChange={() => choosePrune(choice.mode)} disabled={busy} />
+              <input type="radio" name={pruneName} value={choice.mode} checked={prune === choice.mode} onChange={() => choosePrune(choice.mode)} />
               <span>{choice.label}</span>
             </label>
           ))}
@@ -109,7 +117,7 @@ export function ConfigApply() {
           </div>
         </>
       )}
-      {result && <ConfigChanges plan={result} heading={result.applied ? 'Applied:' : 'Nothing was applied:'} />}
+      {result && <div ref={outcome} tabIndex={-1}><ConfigChanges plan={result} heading={result.applied ? 'Applied:' : 'Nothing was applied:'} /></div>}
     </div>
   );
 }
