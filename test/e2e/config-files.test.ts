@@ -99,7 +99,7 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     expect(before.automations.find((each) => each.name === 'Nightly report')?.cronExpression).toBe('0 9 * * *');
     expect(await diff.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
     expect(await sidewaysScroll(), 'sideways scroll with the diff').toBeLessThanOrEqual(0);
-    await page.screenshot({ path: path.join(artifacts, 'config-files-390-dry-run.png'), fullPage: true });
+    await section.screenshot({ path: path.join(artifacts, 'config-files-390-dry-run.png') });
 
     await section.getByRole('button', { name: 'Apply these changes' }).click();
     await expect.poll(() => section.getByTestId('config-plan').first().textContent(), { timeout: 20_000 }).toContain('Applied:');

@@ -19,7 +19,7 @@ const actionWords = { add: 'add', change: 'change', delete: 'delete' } as const;
 export function ConfigChanges({ plan, heading }: { plan: ConfigPlan; heading: string }) {
   return (
     <div data-testid="config-plan">
-      <div role="status"><strong>{heading}</strong> {plan.summary}{plan.unchanged > 0 && <span className="hint"> · {plan.unchanged} already as written</span>}</div>
+      <div role="status"><strong>{heading}</strong> {plan.summary}</div>
       {plan.changes.length > 0 && (
         <ul className="config-changes" aria-label="Changes">
           {plan.changes.map((change) => (
