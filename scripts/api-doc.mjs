@@ -1,4 +1,5 @@
-// Writes docs/api.md, the operation reference, from the contract. The OpenAPI document the server
+// Writes docs/api.md, the operation reference, and docs/steward-config.schema.json, the JSON
+// Schema editors check configuration files with, from the contract. The OpenAPI document the server
 // serves (src/main/core/http/openapi.ts, JSON Schema from the zod schemas) gives each operation's
 // fields; the contract gives what that document leaves implicit (auth, status); the errors are the
 // ones the contract's rules and the services state (api-doc-errors.mjs).
@@ -18,6 +19,7 @@ const { operations } = contract;
 const operationAnchor = (name) => name.replace('.', '-').toLowerCase();
 
 export const apiDocPath = path.resolve(import.meta.dirname, '../docs/api.md');
+export const configSchemaPath = path.resolve(import.meta.dirname, '../docs/steward-config.schema.json');
 
 /** The contract's sections, in the order the reference lists them. */
 const sections = [
@@ -37,6 +39,7 @@ const sections = [
   ['Remote Stewards', contract.remoteOperations],
   ['Notification channels', contract.notificationOperations],
   ['Approvals', contract.approvalOperations],
+  ['Configuration as files', contract.configOperations],
 ];
 
 function keyLine(operation) {
@@ -157,18 +160,24 @@ export function renderApiDoc() {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const rendered = renderApiDoc();
-  if (process.argv.includes('--check')) {
-    const written = fs.existsSync(apiDocPath) ? fs.readFileSync(apiDocPath, 'utf8') : '';
-    if (written !== rendered) {
-      const [old, now] = [written.split('\n'), rendered.split('\n')];
-      const line = now.findIndex((text, index) => text !== old[index]);
-      process.stderr.write(`docs/api.md is stale: run npm run docs:api (it differs from line ${line + 1}: ${JSON.stringify(now[line] ?? '')})\n`);
-      process.exit(1);
+  const outputs = [
+    [apiDocPath, renderApiDoc()],
+    [configSchemaPath, `${JSON.stringify(contract.configJsonSchema(), null, 2)}\n`],
+  ];
+  for (const [file, rendered] of outputs) {
+    const name = path.relative(process.cwd(), file);
+    if (process.argv.includes('--check')) {
+      const written = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      if (written !== rendered) {
+        const [old, now] = [written.split('\n'), rendered.split('\n')];
+        const line = now.findIndex((text, index) => text !== old[index]);
+        process.stderr.write(`${name} is stale: run npm run docs:api (it differs from line ${line + 1}: ${JSON.stringify(now[line] ?? '')})\n`);
+        process.exit(1);
+      }
+      process.stdout.write(`${name} is current\n`);
+    } else {
+      fs.writeFileSync(file, rendered);
+      process.stdout.write(`Wrote ${name}\n`);
     }
-    process.stdout.write('docs/api.md is current\n');
-  } else {
-    fs.writeFileSync(apiDocPath, rendered);
-    process.stdout.write(`Wrote ${path.relative(process.cwd(), apiDocPath)}\n`);
   }
 }

@@ -6,7 +6,8 @@
 // (useradd -m) when it is missing and runs vitest as it (runuser), with its own HOME, the tests'
 // temp folder writable by it, and vitest's config compiled in memory (vite otherwise writes it under
 // node_modules, which that user may not write). Not root, or not Linux: it says so and runs the
-// suites as the user it is. Arguments are passed to vitest (default: test/sandbox).
+// suites as the user it is. Arguments are passed to vitest (default: test/sandbox, and the
+// configuration folder's boundary, test/config/folder-safety.test.ts).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,7 +16,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const user = 'steward-ci';
 // vitest.config.ts gives the tests this folder as TMPDIR; it is shared by every user who runs them.
 const testTmp = path.join(fs.existsSync('/var/tmp') ? '/var/tmp' : '/tmp', 'steward-tests');
-const vitest = [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--configLoader', 'runner', ...(process.argv.length > 2 ? process.argv.slice(2) : ['test/sandbox'])];
+const vitest = [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--configLoader', 'runner', ...(process.argv.length > 2 ? process.argv.slice(2) : ['test/sandbox', 'test/config/folder-safety.test.ts'])];
 
 const run = (command, args, options = {}) => spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options }).status ?? 1;
 const quiet = (command, args) => spawnSync(command, args, { cwd: root, stdio: 'ignore' }).status === 0;

@@ -2,7 +2,7 @@
 // The `steward` command: `serve` runs the core headless with the web UI; `keys` manages API keys;
 // `login-link` opens the web UI in a browser once; `service` runs `serve` at login; `backup`
 // copies the database; `mcp` serves the MCP tools over stdio; `remotes` manages the remote Stewards
-// followed. Built to out/main/cli.js, the package's bin, run by plain Node.
+// followed; `export` and `apply` are its configuration as files. Built to out/main/cli.js, the package's bin, run by plain Node.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,13 @@ Commands:
   remotes remove ID|NAME    Stop following one: its instances and lines go from here, nothing changes there
                             (remotes act through the daemon serving the data folder, on --port with
                             STEWARD_API_KEY, so it follows at once; with none running, on the data folder)
+  export [KIND [NAME]]      Instances, automations and webhooks as YAML (secrets by name, no tokens): one file
+                            on stdout, or -o FILE.yaml, or -o DIR for a file per resource (DIR/automations/…);
+                            KIND is instance, automation or webhook
+  apply -f PATH             Apply a YAML file, a folder of them, or - (stdin): shows the changes, then makes them
+                            all in one transaction or none (--dry-run: only show them; --prune: delete what came
+                            from files and is no longer named; --prune-all: delete everything not named)
+                            export and apply take --remote NAME: a remote Steward, through this one
 
 Options:
   --data-dir DIR            Data folder (STEWARD_DATA_DIR; default: the OS's app data folder)
@@ -151,6 +158,12 @@ function service(action: string | undefined, options: ServeOptions): void {
   serviceCommand(action as ServiceAction, fileURLToPath(import.meta.url), options);
 }
 
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -163,6 +176,12 @@ async function main(argv: string[]): Promise<void> {
       scope: { type: 'string' },
       'allowed-host': { type: 'string', multiple: true },
       'key-ref': { type: 'string' },
+      file: { type: 'string', short: 'f' },
+      out: { type: 'string', short: 'o' },
+      'dry-run': { type: 'boolean' },
+      prune: { type: 'boolean' },
+      'prune-all': { type: 'boolean' },
+      remote: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -184,6 +203,19 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'remotes') {
     const [{ remotesCommand }, { openSteward }] = await Promise.all([import('./cli/remotes'), import('./cli/open-steward')]);
     return remotesCommand(() => openSteward(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY), action, rest, values['key-ref']);
+  }
+  if (command === 'export' || command === 'apply') {
+    const [config, { openSteward }] = await Promise.all([import('./cli/config'), import('./cli/open-steward')]);
+    await checkDataDir(dataDir, chosen, parsePort(values.port));
+    const steward = await openSteward(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY);
+    const write = (text: string) => void process.stdout.write(text);
+    try {
+      if (command === 'export') return await config.exportCommand(steward, [action, ...rest].filter((each) => each !== undefined), { out: values.out, remote: values.remote }, write);
+      if (action !== undefined) throw new UsageError(`apply takes its files with -f PATH, not "${action}".`);
+      return await config.applyCommand(steward, { file: values.file, dryRun: values['dry-run'] ?? false, prune: values.prune ?? false, pruneAll: values['prune-all'] ?? false, remote: values.remote }, write, readStdin);
+    } finally {
+      await steward.close();
+    }
   }
   // Loaded only for this command: the MCP SDK is no part of `serve`'s start.
   if (command === 'mcp') return (await import('./cli/mcp')).mcp(dataDir, parsePort(values.port), process.env.STEWARD_API_KEY);

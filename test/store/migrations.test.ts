@@ -25,7 +25,7 @@ describe('migrations', () => {
   it('create every table of a fresh database, STRICT, and record each migration with its checksum', () => {
     const db = openDatabase(dbFile());
     expect(tables(db)).toEqual(
-      ['activity', 'activity_heads', 'api_keys', 'approvals', 'automations', 'budget_notices', 'counters', 'deliveries', 'fires', 'instances', 'messages', 'notification_channels', 'notification_deliveries', 'remote_instances', 'remotes', 'runs', 'schema_migrations', 'secrets', 'settings', 'source_state', 'thread_sessions', 'threads', 'web_sessions', 'webhooks'],
+      ['activity', 'activity_heads', 'api_keys', 'approvals', 'automations', 'budget_notices', 'config_origins', 'counters', 'deliveries', 'fires', 'instances', 'messages', 'notification_channels', 'notification_deliveries', 'remote_instances', 'remotes', 'runs', 'schema_migrations', 'secrets', 'settings', 'source_state', 'thread_sessions', 'threads', 'web_sessions', 'webhooks'],
     );
     const recorded = db.prepare('SELECT version, name, checksum FROM schema_migrations').all();
     expect(recorded).toEqual(migrations.map((m) => ({ version: m.version, name: m.name, checksum: checksum(m.sql) })));

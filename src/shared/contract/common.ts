@@ -73,6 +73,8 @@ export interface OperationDefinition<
   scope?: Scope;
   /** How far a run's own key reaches with it (see RunKeyReach); absent: a run's key may not call it. */
   runKey?: RunKeyReach;
+  /** The largest body it takes, when more than the API's 1 MiB (a configuration's files). */
+  maxBodyBytes?: number;
 }
 
 /**

@@ -69,6 +69,8 @@ export type WebhookDocument = z.output<typeof WebhookDocument>;
 
 export const maxConfigFiles = 2_000;
 export const maxConfigFileBytes = 1024 * 1024;
+/** The files of one apply, together: a few thousand resources. */
+export const maxConfigApplyBytes = 16 * 1024 * 1024;
 
 export const ConfigFile = z.strictObject({
   path: z.string().min(1).max(4096).describe('Where the text comes from (a path, or a file name): errors and origins name it'),
@@ -151,7 +153,7 @@ export const configOperations = {
   'config.apply': defineOperation({
     name: 'config.apply', method: 'POST', path: '/api/config/apply',
     summary: 'Apply YAML files: resources matched by kind and name, all in one transaction or nothing; dryRun shows the changes without making them. An invalid file changes nothing (400 invalid_config, naming file, line and column)',
-    auth: true, status: 200, params: NoInput, query: RemoteQuery, body: ConfigApply, output: ConfigPlan,
+    auth: true, status: 200, params: NoInput, query: RemoteQuery, body: ConfigApply, output: ConfigPlan, maxBodyBytes: maxConfigApplyBytes,
   }),
   'config.detach': defineOperation({
     name: 'config.detach', method: 'POST', path: '/api/config/detach/{id}', summary: 'Detach a resource from its file: the folder no longer changes or prunes it',

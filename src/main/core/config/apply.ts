@@ -81,7 +81,7 @@ export function checkFiles(files: ConfigFile[]): Docs {
         continue;
       }
       if (!configKinds.includes(value.kind as ConfigKind)) {
-        problems.push(`${read.where(['kind'])}: kind must be ${configKinds.join(', ')}${value.kind === undefined ? '' : `, not ${JSON.stringify(value.kind)}`}`);
+        problems.push(`${read.where(['kind'])}: kind must be instance, automation or webhook${value.kind === undefined ? '' : `, not ${JSON.stringify(value.kind)}`}`);
         continue;
       }
       const result = ConfigDocument.safeParse(value, { reportInput: true });
@@ -90,7 +90,8 @@ export function checkFiles(files: ConfigFile[]): Docs {
           if (issue.code === 'unrecognized_keys') {
             for (const key of issue.keys) problems.push(`${read.where(issue.path, key)}: unknown field "${[...issue.path, key].join('.')}" for ${String(value.kind)}`);
           } else {
-            problems.push(`${read.where(issue.path)}: ${issueError(issue, 'body').message}`);
+            const named = typeof value.name === 'string' ? `${String(value.kind)} "${value.name}": ` : '';
+            problems.push(`${read.where(issue.path)}: ${named}${issueError(issue, 'body').message}`);
           }
         }
         continue;
@@ -195,12 +196,16 @@ export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: Apply
   try {
     return store.transaction(() => {
       const before = exportResources(store, deps.dataDir);
-      const idOf = (kind: ConfigKind, name: string) => before.find((resource) => resource.kind === kind && resource.name === name)?.id;
+      const ids = new Map(before.map((resource) => [`${resource.kind}\n${resource.name}`, resource.id]));
+      const idOf = (kind: ConfigKind, name: string) => ids.get(`${kind}\n${name}`);
+      // Read again once the instances are made: the automations and webhooks may name new ones.
+      let instanceIds = new Map<string, string>();
+      const readInstances = () => (instanceIds = new Map(store.instances.list().map((instance) => [instance.name, instance.id])));
       const instanceId = (name: string | undefined, field = 'instance'): string | undefined => {
         if (name === undefined) return undefined;
-        const found = store.instances.list().find((instance) => instance.name === name);
+        const found = instanceIds.get(name);
         if (!found) throw new AppError('invalid_field', `No instance named "${name}" here or in the files.`, { field });
-        return found.id;
+        return found;
       };
       const appliedAt = deps.now().toISOString();
       const named = new Map<string, { kind: ConfigKind; name: string; file: string }>();
@@ -220,6 +225,8 @@ export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: Apply
           : instances.create({ ...body, workspaceDir });
         named.set(made.id, { kind: 'instance', name: document.name, file: read.file });
       });
+      readInstances();
+      const defaultInstanceId = instances.ensureDefault().id;
       each(docs.instance, ({ document }) => {
         const id = instanceId(document.name)!;
         const senders = (document.acceptsPromptsFrom ?? []).map((name, index) => instanceId(name, `acceptsPromptsFrom.${index}`)!);
@@ -250,11 +257,11 @@ export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: Apply
           retry: fields.retry ?? defaults.retry,
           approval: fields.approval ?? defaults.approval,
           budget: fields.budget ?? defaults.budget,
-          instanceId: instanceId(instance) ?? instances.ensureDefault().id,
+          instanceId: instanceId(instance) ?? defaultInstanceId,
         };
         const made = current
-          ? automations.update(current.id, cronExpression !== undefined ? { ...body, cronExpression } : { ...body, trigger })
-          : automations.create({ ...body, cronExpression, trigger });
+          ? automations.updateRecord(current.id, cronExpression !== undefined ? { ...body, cronExpression } : { ...body, trigger })
+          : automations.createRecord({ ...body, cronExpression, trigger });
         named.set(made.id, { kind: 'automation', name: document.name, file: read.file });
       });
 
@@ -272,7 +279,7 @@ export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: Apply
           signature = { scheme: check.scheme, secret };
         }
         const defaults = documentDefaults.webhook;
-        const body = { ...fields, retry: fields.retry ?? defaults.retry, approval: fields.approval ?? defaults.approval, instanceId: instanceId(instance) ?? instances.ensureDefault().id };
+        const body = { ...fields, retry: fields.retry ?? defaults.retry, approval: fields.approval ?? defaults.approval, instanceId: instanceId(instance) ?? defaultInstanceId };
         const made = current ? webhooks.update(current.id, { ...fullWebhook(body), signature }) : webhooks.create({ ...body, signature: signature ?? undefined });
         named.set(made.id, { kind: 'webhook', name: document.name, file: read.file });
       });

@@ -7,6 +7,7 @@ import type { ConfigFile, ConfigKind, ConfigPlan, ConfigState, pruneModes } from
 import { AppError } from '../../../shared/errors';
 import type { Logger } from '../logger';
 import { slugPart } from '../services/instances';
+import { folderWriters } from './folder-safety';
 import type { ApplyDeps } from './apply';
 import type { FolderWatch } from './config-folder';
 
@@ -47,6 +48,9 @@ export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
   async function applyFolder(dir: string, files: ConfigFile[]): Promise<void> {
     const at = deps.now().toISOString();
     try {
+      // Checked again at each apply: an instance may have been given the folder since.
+      const writers = folderWriters(store, deps.dataDir, dir);
+      if (writers) throw new AppError('invalid_field', `The folder was not applied: ${writers}`, { field: 'folder' });
       // The folder is the source of truth for what came from it: a file removed is a resource pruned.
       const plan = await apply(files, { dryRun: false, prune: 'files', pruneWithin: dir + path.sep });
       const { commitOf } = await loadFolder();
@@ -92,6 +96,8 @@ export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
       if (dir !== null) {
         const stat = await fs.stat(dir).catch(() => undefined);
         if (!stat?.isDirectory()) throw new AppError('invalid_field', `${dir} is not a folder here.`, { field: 'folder' });
+        const writers = folderWriters(store, deps.dataDir, dir);
+        if (writers) throw new AppError('invalid_field', writers, { field: 'folder' });
       }
       store.settings.set(keys.folder, dir === null ? '' : JSON.stringify(path.resolve(dir)));
       store.settings.set(keys.error, '');

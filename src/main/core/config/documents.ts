@@ -3,11 +3,8 @@
 // it in. Other resources are named by name; secrets by their stored names; no token, no id.
 import path from 'node:path';
 import {
-  type AutomationDocument,
   type ConfigKind,
   type Instance,
-  type InstanceDocument,
-  type WebhookDocument,
   bypassPermissions,
   defaultSandbox,
   eventKindOf,
@@ -79,7 +76,7 @@ export function instanceDocument(instance: Instance, names: Map<string, string>,
       ['workspaceDir', ownWorkspace ? undefined : instance.workspaceDir],
     ],
     documentDefaults.instance,
-  ) satisfies Partial<InstanceDocument> as Record<string, unknown>;
+  );
 }
 
 export function automationDocument(record: AutomationRecord, instanceNames: Map<string, string>, defaultInstanceId: string | undefined, automationNames: Map<string, string>): Record<string, unknown> {
@@ -102,7 +99,7 @@ export function automationDocument(record: AutomationRecord, instanceNames: Map<
       ['prompt', record.prompt],
     ],
     documentDefaults.automation,
-  ) satisfies Partial<AutomationDocument> as Record<string, unknown>;
+  );
 }
 
 export function webhookDocument(record: WebhookRecord, instanceNames: Map<string, string>, defaultInstanceId: string | undefined): Record<string, unknown> {
@@ -126,7 +123,7 @@ export function webhookDocument(record: WebhookRecord, instanceNames: Map<string
       ['promptTemplate', record.promptTemplate],
     ],
     documentDefaults.webhook,
-  ) satisfies Partial<WebhookDocument> as Record<string, unknown>;
+  );
 }
 
 /** Every local instance, automation and webhook as documents: instances, then automations, then webhooks, each by name. */

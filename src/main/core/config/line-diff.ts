@@ -17,7 +17,7 @@ export function lineDiff(before: string, after: string): string {
     if (i < a.length && j < b.length && a[i] === b[j]) {
       lines.push(`  ${a[i++]}`);
       j++;
-    } else if (j < b.length && (i === a.length || lcs[i][j + 1] >= lcs[i + 1][j])) lines.push(`+ ${b[j++]}`);
+    } else if (j < b.length && (i === a.length || lcs[i][j + 1] > lcs[i + 1][j])) lines.push(`+ ${b[j++]}`);
     else lines.push(`- ${a[i++]}`);
   }
   // Unchanged lines far from any change are left out, said with "…".

@@ -17,7 +17,7 @@ export interface ReadDocument {
   value: unknown;
   /** "file:line:column" of the value at `path` (or of the nearest part of it that exists). */
   where(path: readonly PropertyKey[], key?: string): string;
-  /** The document's own text, as written (for a write-back that replaces it). */
+  /** Where the document's mapping stands in the text (its `---` and comments before it outside): what a write-back replaces. */
   range: [number, number];
 }
 
@@ -73,7 +73,8 @@ export function readFile(file: ConfigFile): { documents: ReadDocument[]; problem
       }
       return at(found?.range?.[0] ?? document.range[0]);
     };
-    documents.push({ file: file.path, value, where, range: [document.range[0], document.range[2]] });
+    const contents = document.contents as Node;
+    documents.push({ file: file.path, value, where, range: [contents.range?.[0] ?? document.range[0], contents.range?.[2] ?? document.range[2]] });
   }
   return { documents, problems };
 }

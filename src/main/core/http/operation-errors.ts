@@ -108,6 +108,20 @@ const stated: Partial<Record<OperationName, ErrorNote[]>> = {
     ['invalid_trigger', 'The trigger is not an event trigger (watch, git, mail, feed).'],
     ['source_unreachable', "The source could not be read: the folder, repository, server or feed's own words, or the address rules' refusal."],
   ],
+  'config.apply': [
+    ['invalid_config', 'A file does not parse or a document does not fit the contract (a bad cron, an unknown field, a template without its placeholder, an instance, automation or secret named that does not exist): every problem as `file:line:col: …`, nothing applied.'],
+    ['not_found', '`remote` names no remote Steward followed here.'],
+    ['instance_in_use', 'A prune would delete an instance that an automation or webhook left in place still targets: nothing applied.'],
+    ['instance_busy', 'A prune would delete an instance while a run is running on it: nothing applied.'],
+    ['remote_unreachable', "`remote`'s Steward did not answer."],
+  ],
+  'config.export': [
+    ['not_found', '`remote` names no remote Steward followed here.'],
+    ['remote_unreachable', "`remote`'s Steward did not answer."],
+  ],
+  'config.setFolder': [['invalid_field', '`folder` is not a folder on this machine.']],
+  'config.detach': [['not_found', 'No resource of this id came from a file.']],
+  'config.writeBack': [['not_found', 'No resource of this id came from a file, or its file is not here (an upload) or no longer holds it: detach it instead.']],
   'webhooks.test': [disabled, queueFull, overBudget("The webhook's instance")],
   'webhooks.trigger': [
     ['invalid_json', 'A body sent as `application/json` that does not parse.'],

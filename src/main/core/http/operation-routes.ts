@@ -26,6 +26,7 @@ export function registerOperationRoutes(
       method: operation.method,
       url: fastifyPath(operation.path),
       exposeHeadRoute: operation.method === 'GET',
+      ...(operation.maxBodyBytes ? { bodyLimit: operation.maxBodyBytes } : {}),
       onRequest: operation.auth
         ? async (request) => {
             // Refused before the body is read; dispatch authorizes again, as it does for every door.

@@ -97,80 +97,85 @@ export function createAutomationsService(
     return found;
   }
 
+  function createRecord(input: z.output<typeof AutomationCreate>, createdByRunId: string | null): AutomationRecord {
+    return store.transaction(() => {
+      const instance = instances.target(input.instanceId);
+      const now = isoNow(context);
+      const id = newId('aut');
+      const threadId = newId('thr');
+      store.threads.insert(threadId, 'automation', id, now);
+      const created: AutomationRecord = {
+        id,
+        name: input.name,
+        prompt: input.prompt,
+        cronExpression: input.cronExpression?.trim() ?? null,
+        trigger: withAnchor(input.trigger ?? null, now),
+        timezone: input.timezone,
+        enabled: input.enabled,
+        catchUp: input.catchUp ?? (eventKindOf(input.trigger ?? null) ? 'all' : 'latest'),
+        notify: input.notify,
+        memory: input.memory,
+        retry: input.retry ?? noRetry,
+        budget: input.budget ?? {},
+        approval: input.approval ?? noApproval,
+        alarm: null,
+        lastFireAt: now,
+        instanceId: instance.id,
+        threadId,
+        createdByRunId,
+        createdAt: now,
+        updatedAt: now,
+      };
+      assertChainable(store, created);
+      assertTriggerFits(created, context.now(), true);
+      store.automations.save(created);
+      settle(id);
+      return created;
+    });
+  }
+
+  function updateRecord(id: string, patch: z.output<typeof AutomationUpdate>): AutomationRecord {
+    const updated = store.transaction(() => {
+      const current = record(id);
+      const now = isoNow(context);
+      const { cronExpression, trigger, instanceId, ...fields } = patch;
+      const next = mergePatch(current, {
+        ...fields,
+        // A schedule and a trigger exclude each other: giving one drops the other.
+        cronExpression: trigger ? null : cronExpression?.trim(),
+        trigger: cronExpression !== undefined ? null : withAnchor(trigger ?? null, now) ?? undefined,
+        instanceId: given(instanceId, (named) => instances.target(named).id),
+        updatedAt: now,
+      });
+      // Off an event trigger, "run each event found" means nothing: a schedule catches up with the latest.
+      if (patch.catchUp === undefined && next.catchUp === 'all' && eventKindOf(next.trigger) === undefined) next.catchUp = 'latest';
+      if (unchanged(next, current, ['updatedAt'])) return undefined;
+      // A new schedule, or a schedule switched back on, starts from now: nothing before counts as missed.
+      const triggerChanged = JSON.stringify(next.trigger) !== JSON.stringify(current.trigger);
+      const restarted = next.cronExpression !== current.cronExpression || triggerChanged || next.timezone !== current.timezone || (next.enabled && !current.enabled);
+      if (restarted) next.lastFireAt = now;
+      // A source watching something else starts afresh: the old cursor says nothing of it.
+      if (triggerChanged) store.sourceState.clear(id);
+      if (triggerChanged || patch.prompt !== undefined || patch.catchUp !== undefined || patch.enabled) assertTriggerFits(next, context.now(), triggerChanged || Boolean(patch.enabled));
+      // A follower left disabled by its predecessor's deletion may be renamed, not switched on.
+      if (next.enabled || patch.trigger) assertChainable(store, next);
+      store.automations.save(next);
+      settle(id);
+      return next;
+    });
+    return updated ?? record(id);
+  }
+
   return {
     list: (): Automation[] => present(store.automations.list()),
     get: (id: string): Automation => presentOne(record(id)),
 
     /** `createdByRunId`: the run whose agent made it, whose children its runs are. */
-    create(input: z.output<typeof AutomationCreate>, createdByRunId: string | null = null): Automation {
-      const created = store.transaction(() => {
-        const instance = instances.target(input.instanceId);
-        const now = isoNow(context);
-        const id = newId('aut');
-        const threadId = newId('thr');
-        store.threads.insert(threadId, 'automation', id, now);
-        const created: AutomationRecord = {
-          id,
-          name: input.name,
-          prompt: input.prompt,
-          cronExpression: input.cronExpression?.trim() ?? null,
-          trigger: withAnchor(input.trigger ?? null, now),
-          timezone: input.timezone,
-          enabled: input.enabled,
-          catchUp: input.catchUp ?? (eventKindOf(input.trigger ?? null) ? 'all' : 'latest'),
-          notify: input.notify,
-          memory: input.memory,
-          retry: input.retry ?? noRetry,
-          budget: input.budget ?? {},
-          approval: input.approval ?? noApproval,
-          alarm: null,
-          lastFireAt: now,
-          instanceId: instance.id,
-          threadId,
-          createdByRunId,
-          createdAt: now,
-          updatedAt: now,
-        };
-        assertChainable(store, created);
-        assertTriggerFits(created, context.now(), true);
-        store.automations.save(created);
-        settle(id);
-        return created;
-      });
-      return presentOne(created);
-    },
-
-    update(id: string, patch: z.output<typeof AutomationUpdate>): Automation {
-      const updated = store.transaction(() => {
-        const current = record(id);
-        const now = isoNow(context);
-        const { cronExpression, trigger, instanceId, ...fields } = patch;
-        const next = mergePatch(current, {
-          ...fields,
-          // A schedule and a trigger exclude each other: giving one drops the other.
-          cronExpression: trigger ? null : cronExpression?.trim(),
-          trigger: cronExpression !== undefined ? null : withAnchor(trigger ?? null, now) ?? undefined,
-          instanceId: given(instanceId, (named) => instances.target(named).id),
-          updatedAt: now,
-        });
-        // Off an event trigger, "run each event found" means nothing: a schedule catches up with the latest.
-        if (patch.catchUp === undefined && next.catchUp === 'all' && eventKindOf(next.trigger) === undefined) next.catchUp = 'latest';
-        if (unchanged(next, current, ['updatedAt'])) return undefined;
-        // A new schedule, or a schedule switched back on, starts from now: nothing before counts as missed.
-        const triggerChanged = JSON.stringify(next.trigger) !== JSON.stringify(current.trigger);
-        const restarted = next.cronExpression !== current.cronExpression || triggerChanged || next.timezone !== current.timezone || (next.enabled && !current.enabled);
-        if (restarted) next.lastFireAt = now;
-        // A source watching something else starts afresh: the old cursor says nothing of it.
-        if (triggerChanged) store.sourceState.clear(id);
-        if (triggerChanged || patch.prompt !== undefined || patch.catchUp !== undefined || patch.enabled) assertTriggerFits(next, context.now(), triggerChanged || Boolean(patch.enabled));
-        // A follower left disabled by its predecessor's deletion may be renamed, not switched on.
-        if (next.enabled || patch.trigger) assertChainable(store, next);
-        store.automations.save(next);
-        settle(id);
-        return next;
-      });
-      return presentOne(updated ?? record(id));
-    },
+    create: (input: z.output<typeof AutomationCreate>, createdByRunId: string | null = null): Automation => presentOne(createRecord(input, createdByRunId)),
+    update: (id: string, patch: z.output<typeof AutomationUpdate>): Automation => presentOne(updateRecord(id, patch)),
+    /** Create and update without the read model (its health and next fires): for many at once, as an apply makes them. */
+    createRecord: (input: z.output<typeof AutomationCreate>): AutomationRecord => createRecord(input, null),
+    updateRecord: (id: string, patch: z.output<typeof AutomationUpdate>): AutomationRecord => updateRecord(id, patch),
 
     delete(id: string): void {
       store.transaction(() => {
