@@ -2,9 +2,10 @@
 // Settings → Configuration and the question before an edit of a resource from a file, with Testing
 // Library on a real core: a chosen file's dry run shows its diff and changes nothing until
 // confirmed; a refused file lists each file:line:col problem and changes nothing; the watched
-// folder shows its last apply (commit and summary) or its error; a card says "from <file>"; an
-// edit asks Write back / Detach / Cancel (a dialog that takes the focus, Escape cancels), and a
-// write-back that cannot be done (an upload's file) says why and offers Detach.
+// folder shows its last apply (commit and summary) or its error; automation, webhook and instance
+// cards say "from <file>"; an edit asks Write back / Detach / Cancel (a dialog that takes the
+// focus, Escape cancels), and a write-back that cannot be done (an upload's file) says why and
+// offers Detach.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +14,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSection } from '../../src/renderer/src/features/config/ConfigSection';
 import { configProblems, exportWords, oneYaml, shortPath } from '../../src/renderer/src/features/config/config-slice';
 import { Automations } from '../../src/renderer/src/features/automations/Automations';
+import { Instances } from '../../src/renderer/src/features/instances/Instances';
+import { Webhooks } from '../../src/renderer/src/features/webhooks/Webhooks';
 import { Toasts } from '../../src/renderer/src/ui/Toasts';
 import { type TestCore, startTestCore, tempDir } from '../support/core';
 import { connectStore, renderWith } from './harness';
@@ -218,6 +221,38 @@ describe('an edit of a resource from a file', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect((await managed()).some((each) => each.id === triage.id)).toBe(false);
     expect(screen.queryByRole('form', { name: 'Edit Triage' })).toBeNull();
+    disconnect();
+  });
+});
+
+describe('webhooks and instances from a file', () => {
+  it('say so on their cards, and a rename of the instance asks first', async () => {
+    const files = [
+      { path: '/srv/steward-config/webhooks/hooked.yaml', text: 'kind: webhook\nname: Hooked\npromptTemplate: "Got {{payload}}"\n' },
+      { path: '/srv/steward-config/instances/filed-box.yaml', text: 'kind: instance\nname: Filed box\nagent:\n  provider: command\n  preset: custom\n  command: sh\nsandbox:\n  mode: "off"\n' },
+    ];
+    const applied = await t.api('POST', '/api/config/apply', { files });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(200);
+    const { store, disconnect } = connectStore(t);
+    await Promise.all([store.getState().loadConfig(), store.getState().loadWebhooks(), store.getState().loadInstances()]);
+    renderWith(store, <><Webhooks /><Instances /><Toasts /></>);
+    const hook = screen.getByRole('article', { name: 'Hooked' });
+    expect(within(hook).getByTestId('from-file').textContent).toBe('from …/webhooks/hooked.yaml');
+    expect(within(hook).getByTestId('from-file').getAttribute('title')).toBe(files[0].path);
+    const box = screen.getByRole('article', { name: 'Filed box' });
+    expect(within(box).getByTestId('from-file').textContent).toBe('from …/instances/filed-box.yaml');
+    // An instance made here says nothing of the kind.
+    const others = screen.getAllByRole('article').filter((card) => !['Hooked', 'Filed box'].includes(card.getAttribute('aria-label') ?? ''));
+    expect(others.length).toBeGreaterThan(0);
+    for (const card of others) expect(within(card).queryByTestId('from-file')).toBeNull();
+    fireEvent.click(within(box).getByRole('button', { name: 'Rename' }));
+    fireEvent.change(within(box).getByLabelText('New name'), { target: { value: 'Filed box 2' } });
+    fireEvent.click(within(box).getByRole('button', { name: 'Save' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Save Filed box?' });
+    expect(dialog.textContent).toContain('This instance comes from /srv/steward-config/instances/filed-box.yaml.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(((await t.api('GET', '/api/instances')).body.instances as { name: string }[]).map((each) => each.name)).toContain('Filed box');
     disconnect();
   });
 });
