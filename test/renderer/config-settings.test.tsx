@@ -256,3 +256,21 @@ describe('webhooks and instances from a file', () => {
     disconnect();
   });
 });
+
+describe('the folder, let go', () => {
+  it('Stop watching stops it: the section says so, the API agrees', async () => {
+    expect((await t.api('GET', '/api/config')).body.config.folder).toBe(fs.realpathSync(folder));
+    const { store, disconnect } = connectStore(t);
+    await store.getState().loadConfig();
+    renderWith(store, <><ConfigSection /><Toasts /></>);
+    const form = screen.getByRole('form', { name: 'Configuration folder' });
+    expect(within(form).getByTestId('folder-state').textContent).toContain(`Watching ${fs.realpathSync(folder)}`);
+    fireEvent.click(within(form).getByRole('button', { name: 'Stop watching' }));
+    await waitFor(() => expect(within(form).queryByTestId('folder-state')).toBeNull());
+    expect(within(form).queryByRole('button', { name: 'Stop watching' })).toBeNull();
+    expect(within(form).getByLabelText<HTMLInputElement>('Folder').value).toBe('');
+    expect((await t.api('GET', '/api/config')).body.config.folder).toBeNull();
+    expect(screen.getByTestId('toasts').textContent).toContain('Stopped watching the folder.');
+    disconnect();
+  });
+});
