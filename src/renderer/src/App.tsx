@@ -1,5 +1,6 @@
 // The window: a skip link, the navigation on the left (at a phone's width one row, its entries
-// behind a menu button), the current view on the right. Loads everything once and follows live events.
+// behind a menu button), the current view on the right. Loads everything once (which resources came
+// from files too) and follows live events.
 import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { Toasts } from './ui/Toasts';
 import { useEscape } from './ui/widgets';
@@ -62,10 +63,10 @@ function View({ path }: { path: string }) {
 }
 
 export function App() {
-  const { path, degraded, approvals, loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth, loadSecrets, loadApprovals } = useApp();
+  const { path, degraded, approvals, loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth, loadSecrets, loadApprovals, loadConfig } = useApp();
   useEffect(() => {
-    void Promise.all([loadAutomations(), loadWebhooks(), loadInstances(), loadRuns(), loadActivity(), loadSettings(), loadHealth(), loadSecrets(), loadApprovals()]);
-  }, [loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth, loadSecrets, loadApprovals]);
+    void Promise.all([loadAutomations(), loadWebhooks(), loadInstances(), loadRuns(), loadActivity(), loadSettings(), loadHealth(), loadSecrets(), loadApprovals(), loadConfig().catch(() => undefined)]);
+  }, [loadAutomations, loadWebhooks, loadInstances, loadRuns, loadActivity, loadSettings, loadHealth, loadSecrets, loadApprovals, loadConfig]);
   const waiting = approvals?.length ?? 0;
   useEffect(() => {
     // A full disk comes and goes without an event of its own: ask now and then.

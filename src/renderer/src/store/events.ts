@@ -4,7 +4,7 @@
 // line of a run whose thread or messages are shown fetches only what is new; a run that changes
 // status refreshes its instance's chats and its automation (last and next run); a webhook's new
 // run refreshes its shown deliveries, whose rows follow its runs. A `resync` (the stream
-// reconnected, or fell behind) reloads everything shown, since events may have been missed meanwhile.
+// reconnected, or fell behind) reloads everything shown (which resources came from files too), since events may have been missed meanwhile.
 import type { ActivityEvent } from '../../../shared/contract';
 import type { StreamEvent } from '../lib/api';
 import type { AppStore } from '.';
@@ -35,6 +35,7 @@ export function followLiveEvents(store: AppStore): () => void {
     for (const load of [state.loadAutomations, state.loadWebhooks, state.loadInstances, state.loadRuns, state.loadSettings, state.loadHealth, state.loadApprovals]) quietly(load());
     quietly(state.loadActivity());
     if (state.remotes !== undefined) quietly(state.loadRemotes());
+    if (state.config !== undefined) quietly(state.loadConfig());
     if (state.runPage !== undefined) quietly(state.filterRuns());
     for (const threadId of Object.keys(state.threads)) quietly(state.loadThread(threadId));
     for (const runId of Object.keys(state.runMessages)) quietly(state.loadRunMessages(runId));
@@ -59,9 +60,12 @@ export function followLiveEvents(store: AppStore): () => void {
     const state = store.getState();
     if (event.type === 'instance') {
       state.upsertInstance(event.instance);
+      state.configChanged();
       return;
     }
     if (event.type === 'changed') {
+      // A resource made, renamed or deleted (a folder applied, say) may have gained or lost its file.
+      if (event.resource === 'automation' || event.resource === 'webhook') state.configChanged();
       if (event.resource === 'automation') void state.refreshAutomation(event.id).catch(() => undefined);
       else if (event.resource === 'approval') void state.loadApprovals().catch(() => undefined);
       else if (event.resource === 'remote') void state.remoteChanged(event.id).catch(() => undefined);

@@ -8,6 +8,7 @@ import { type AutomationsSlice, automationsSlice } from '../features/automations
 import { type AutomationDetailsSlice, automationDetailsSlice } from '../features/automations/automation-details-slice';
 import { type AgendaSlice, agendaSlice } from '../features/agenda/agenda-slice';
 import { type ChatsSlice, chatsSlice } from '../features/chat/chats-slice';
+import { type ConfigSlice, configSlice } from '../features/config/config-slice';
 import { type InstancesSlice, instancesSlice } from '../features/instances/instances-slice';
 import { type NotificationsSlice, notificationsSlice } from '../features/settings/notifications-slice';
 import { type OnboardingSlice, onboardingSlice } from '../features/onboarding/onboarding-slice';
@@ -23,7 +24,7 @@ export interface ClientSlice {
   client: StewardClient;
 }
 
-export type AppState = ClientSlice & AutomationsSlice & AutomationDetailsSlice & AgendaSlice & WebhooksSlice & InstancesSlice & RunsSlice & ActivitySlice & SettingsSlice & OnboardingSlice & ChatsSlice & RunListSlice & TunnelSlice & ToastsSlice & NotificationsSlice & ApprovalsSlice & RemotesSlice;
+export type AppState = ClientSlice & AutomationsSlice & AutomationDetailsSlice & AgendaSlice & WebhooksSlice & InstancesSlice & RunsSlice & ActivitySlice & SettingsSlice & OnboardingSlice & ChatsSlice & RunListSlice & TunnelSlice & ToastsSlice & NotificationsSlice & ApprovalsSlice & RemotesSlice & ConfigSlice;
 export type Slice<T> = StateCreator<AppState, [], [], T>;
 
 /** A fresh store on a client: one per window, and one per test. */
@@ -46,6 +47,7 @@ export function createAppStore(client: StewardClient) {
     ...notificationsSlice(...args),
     ...approvalsSlice(...args),
     ...remotesSlice(...args),
+    ...configSlice(...args),
   }));
 }
 

@@ -1,6 +1,7 @@
 // One automation's card: name, last run and health, the enabled switch, when it runs (its schedule,
 // the automation it follows, or its trigger in words), its event source's health, its next run (or,
-// once, that it is done), its retry policy and budget, its spend, and run now, edit, History and delete.
+// once, that it is done), its retry policy and budget, its spend, the file it came from, and run now,
+// edit, History and delete. Switching one that came from a file asks first (ManagedSave).
 import { useEffect, useState } from 'react';
 import type { Automation } from '../../../../shared/contract';
 import { describeCron } from './CronHelper';
@@ -13,6 +14,8 @@ import { Badge, ConfirmButton, ErrorLine, Time, useAction } from '../../ui/widge
 import { useApp } from '../../lib/app-context';
 import { instanceLabel } from '../instances/instance-label';
 import { budgetWords, retryWords } from '../reliability/policy-words';
+import { FromFile } from '../config/FromFile';
+import { useManagedSave } from '../config/ManagedSave';
 
 /** The first of its next runs still ahead, re-derived every few seconds; once all are past, the automation is reloaded. */
 function NextRun({ automation }: { automation: Automation }) {
@@ -33,6 +36,7 @@ export function AutomationCard({ automation, onEdit }: { automation: Automation;
   const { automations, instances, saveAutomation, deleteAutomation, runAutomation, navigate } = useApp();
   const [history, setHistory] = useState(false);
   const action = useAction();
+  const managed = useManagedSave(automation.id);
   const instance = instances.find((each) => each.id === automation.instanceId);
   const instanceName = instance ? instanceLabel(instance) : automation.instanceId;
   const { trigger } = automation;
@@ -50,7 +54,7 @@ export function AutomationCard({ automation, onEdit }: { automation: Automation;
         {automation.source && <SourceBadge source={automation.source} />}
         <span className="spacer" />
         <label className="switch">
-          <input type="checkbox" role="switch" checked={automation.enabled} aria-label={`${automation.name} enabled`} onChange={(event) => void action.run(() => saveAutomation(automation.id, { enabled: event.target.checked }))} />
+          <input type="checkbox" role="switch" checked={automation.enabled} aria-label={`${automation.name} enabled`} onChange={(event) => { const enabled = event.target.checked; managed.submit(async () => (await action.run(() => saveAutomation(automation.id, { enabled }))) !== undefined, () => undefined); }} />
           {automation.enabled ? 'On' : 'Off'}
         </label>
       </div>
@@ -66,6 +70,7 @@ export function AutomationCard({ automation, onEdit }: { automation: Automation;
         )}{' '}
         · on {instanceName}
       </div>
+      <FromFile id={automation.id} />
       {automation.source && <SourceLine source={automation.source} />}
       {done ? (
         <div className="hint" data-testid="once-done"><span className="badge done">✓ done</span> ran <Time iso={automation.lastRunAt} />; now off, kept with its run.</div>
@@ -82,6 +87,7 @@ export function AutomationCard({ automation, onEdit }: { automation: Automation;
         <ConfirmButton label="Delete" danger question={`Delete ${automation.name}, its history and runs?`} confirm="Delete" onConfirm={() => void action.run(() => deleteAutomation(automation.id))} />
       </div>
       {history && <AutomationHistory automation={automation} />}
+      {managed.dialog}
     </article>
   );
 }

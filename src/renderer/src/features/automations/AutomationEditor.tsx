@@ -1,6 +1,7 @@
 // The automation form: name, prompt, when (a schedule, once, every, after another automation, or an
 // event: a folder, a repository, mail, a feed), instance,
 // memory, missed runs, notifications, approval before each run, retries and budget. A field the form refuses saves nothing.
+// An automation that came from a file asks first whether the change goes back to the file (ManagedSave).
 import { useState } from 'react';
 import { type Automation, type Memory, type NotifyOverride, noApproval, noRetry } from '../../../../shared/contract';
 import { InstanceField, useDefaultInstanceId } from '../instances/InstanceField';
@@ -12,6 +13,7 @@ import { ErrorLine, Field, MemoryField, NotifyField, useAction, useEscape } from
 import { useApp } from '../../lib/app-context';
 import { quotesEvent, quotesPreviousRun, unknownPlaceholderProblem } from '../../../../shared/placeholders';
 import { fittedCatchUp, isEventMode } from './when-draft';
+import { useManagedSave } from '../config/ManagedSave';
 
 const fields = ['name', 'prompt', 'cronExpression', 'trigger', 'timezone', 'instanceId', 'notify', 'memory', 'catchUp', 'retry', 'budget', 'approval'];
 
@@ -31,6 +33,7 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
   const budget = useBudgetDraft(automation?.budget ?? {});
   const approval = useApprovalDraft(automation?.approval ?? noApproval);
   const action = useAction();
+  const managed = useManagedSave(automation?.id);
   useEscape(true, onDone);
   // Flagged as one types, with the rule the API refuses by: a typo is never sent as written.
   const placeholderProblem = unknownPlaceholderProblem(prompt, 'automation');
@@ -39,7 +42,7 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
   const previousUnfilled = mode !== 'after' && quotesPreviousRun(prompt) ? '{{previous.…}} is sent as written here: only an automation that runs after another fills it.' : undefined;
   const eventUnfilled = !event && quotesEvent(prompt) ? '{{event…}} is filled only for an automation started by a folder, a repository, mail or a feed: choose one under When.' : undefined;
   const missedRuns = fittedCatchUp(catchUp, mode);
-  const save = async () => {
+  const save = () => {
     // Each section marks its own problems; all are checked so that every one shows at once.
     const schedule = when.ready();
     const retryPolicy = retry.ready();
@@ -47,13 +50,18 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
     const approvalPolicy = approval.ready();
     if (!schedule || !retryPolicy || !budgetLimits || !approvalPolicy || placeholderProblem) return action.refused();
     const body = { name, prompt, ...schedule, timezone, notify, memory, catchUp: missedRuns, retry: retryPolicy, budget: budgetLimits, approval: approvalPolicy, ...(instanceId ? { instanceId } : {}) };
-    const saved = await action.run(() => saveAutomation(automation?.id, body));
-    if (!saved) return toast('failure', automation ? `${automation.name} was not saved.` : 'The automation was not created.');
-    toast('success', automation ? `${saved.name} saved.` : `${saved.name} created.`);
-    onDone();
+    managed.submit(async () => {
+      const saved = await action.run(() => saveAutomation(automation?.id, body));
+      if (!saved) {
+        toast('failure', automation ? `${automation.name} was not saved.` : 'The automation was not created.');
+        return false;
+      }
+      toast('success', automation ? `${saved.name} saved.` : `${saved.name} created.`);
+      return true;
+    }, onDone);
   };
   return (
-    <form noValidate ref={action.formRef} className="card" aria-label={automation ? `Edit ${automation.name}` : 'New automation'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <form noValidate ref={action.formRef} className="card" aria-label={automation ? `Edit ${automation.name}` : 'New automation'} onSubmit={(event) => { event.preventDefault(); save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
         <input autoFocus value={name} onChange={(event) => { setName(event.target.value); action.clearFor('name'); }} placeholder="Morning triage" />
       </Field>
@@ -81,6 +89,7 @@ export function AutomationEditor({ automation, onDone }: { automation?: Automati
         <button className="primary" type="submit" disabled={action.busy}>{automation ? 'Save' : 'Create automation'}</button>
         <button type="button" onClick={onDone}>Cancel</button>
       </div>
+      {managed.dialog}
     </form>
   );
 }

@@ -3,7 +3,8 @@
 // for one that runs unsandboxed; start and stop; chat. A remote Steward's instance carries its host
 // instead of an fqdn; its agent, sandbox and secrets are that Steward's, so they are not edited
 // here, and its Steward's default instance offers no Delete. While its Steward is away the card
-// stays, quieter, and the reason is said once above it.
+// stays, quieter, and the reason is said once above it. One that came from a file says so, and a
+// rename or avatar asks first whether the change goes back to the file (ManagedSave).
 import { useEffect, useRef, useState } from 'react';
 import type { Instance, Remote } from '../../../../shared/contract';
 import { describeAgent } from './AgentFields';
@@ -13,6 +14,8 @@ import { AgentEditor } from './InstanceForms';
 import { SandboxBadge, SandboxIt } from '../sandbox/InstanceSandbox';
 import { Avatar, Badge, ConfirmButton, ErrorLine, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
+import { FromFile } from '../config/FromFile';
+import { useManagedSave } from '../config/ManagedSave';
 
 /** `remote`: the Steward a remote instance runs on, when known; `openAgent`: open its agent form at its allowed hosts (a link's target). */
 export function InstanceCard({ instance, remote, openAgent = false }: { instance: Instance; remote?: Remote | undefined; openAgent?: boolean }) {
@@ -35,6 +38,7 @@ export function InstanceCard({ instance, remote, openAgent = false }: { instance
   const [name, setName] = useState(instance.name);
   const [avatarUrl, setAvatarUrl] = useState('');
   const action = useAction();
+  const managed = useManagedSave(instance.id);
   const remoteOne = isRemote(instance);
   // Its Steward is away: the notice above says why, once for all its instances.
   const away = remote !== undefined && remote.state !== 'connected';
@@ -44,7 +48,7 @@ export function InstanceCard({ instance, remote, openAgent = false }: { instance
         <Avatar url={instance.avatarUrl} name={instance.name} />
         <div style={{ flex: 1, minWidth: 0 }}>
           {renaming ? (
-            <form noValidate className="row" onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { name }); setRenaming(false); }); }}>
+            <form noValidate className="row" onSubmit={(event) => { event.preventDefault(); managed.submit(async () => (await action.run(() => updateInstance(instance.id, { name }))) !== undefined, () => setRenaming(false)); }}>
               <input aria-label="New name" value={name} onChange={(event) => setName(event.target.value)} autoFocus />
               <button className="primary" type="submit">Save</button>
             </form>
@@ -52,6 +56,7 @@ export function InstanceCard({ instance, remote, openAgent = false }: { instance
             <strong className="clamp" title={instance.name}>{instance.name}</strong>
           )}
           {!remoteOne && <div className="hint mono">{instance.fqdn}</div>}
+          <FromFile id={instance.id} />
         </div>
         <div className="badges">
           <Badge status={away ? remote.state : instance.status} />
@@ -73,10 +78,11 @@ export function InstanceCard({ instance, remote, openAgent = false }: { instance
         {!instance.isDefault && !instance.remoteDefault && <ConfirmButton label="Delete" danger question={remoteOne ? `Delete ${instance.name} on ${instance.fqdn}?` : `Delete ${instance.name}?`} confirm="Delete" onConfirm={() => void action.run(() => deleteInstance(instance.id))} />}
       </div>
       {editingAgent && <AgentEditor instance={instance} onDone={() => setEditingAgent(false)} />}
-      <form noValidate className="row" style={{ marginTop: 8 }} onSubmit={(event) => { event.preventDefault(); void action.run(async () => { await updateInstance(instance.id, { avatarUrl }); setAvatarUrl(''); }); }}>
+      <form noValidate className="row" style={{ marginTop: 8 }} onSubmit={(event) => { event.preventDefault(); managed.submit(async () => (await action.run(() => updateInstance(instance.id, { avatarUrl }))) !== undefined, () => setAvatarUrl('')); }}>
         <input aria-label={`Avatar URL for ${instance.name}`} placeholder="https://… avatar (empty: initials)" value={avatarUrl} onChange={(event) => setAvatarUrl(event.target.value)} />
         <button type="submit">Set avatar</button>
       </form>
+      {managed.dialog}
     </article>
   );
 }

@@ -1,7 +1,7 @@
 // The two forms that set an instance's agent, sandbox, permissions, budget and the instances whose
 // runs may prompt it: a new instance (sandboxed unless told otherwise), and "Edit agent" on a card
 // (the whole sandbox, permissions, budget and senders sent again; a changed agent or sandbox is
-// probed again).
+// probed again; one that came from a file asks first whether the change goes back to it).
 import { useState } from 'react';
 import { type AgentConfig, type Instance, bypassPermissions, defaultSandbox } from '../../../../shared/contract';
 import { useApp } from '../../lib/app-context';
@@ -13,6 +13,7 @@ import { BudgetFields, useBudgetDraft } from '../reliability/BudgetFields';
 import { PermissionsFields, usePermissionsDraft } from '../approvals/PermissionsFields';
 import { ErrorLine, Field, useAction, useEscape } from '../../ui/widgets';
 import { useFocusOnOpen } from '../../ui/form-errors';
+import { useManagedSave } from '../config/ManagedSave';
 
 export function NewInstance({ onDone }: { onDone: () => void }) {
   useEscape(true, onDone);
@@ -65,16 +66,14 @@ export function AgentEditor({ instance, onDone }: { instance: Instance; onDone: 
   // An instance a remote Steward answered for may not know the field.
   const [acceptsPromptsFrom, setAcceptsPromptsFrom] = useState<string[]>(instance.acceptsPromptsFrom ?? []);
   const action = useAction();
+  const managed = useManagedSave(instance.id);
   useFocusOnOpen(action.formRef);
   const submit = () => {
     const sandbox = draft.ready();
     const budget = budgetDraft.ready();
     const permissions = permissionsDraft.ready();
     if (!sandbox || !budget || !permissions) return action.refused();
-    void action.run(async () => {
-      await updateInstance(instance.id, { agent, sandbox, budget, permissions, acceptsPromptsFrom });
-      onDone();
-    });
+    managed.submit(async () => (await action.run(() => updateInstance(instance.id, { agent, sandbox, budget, permissions, acceptsPromptsFrom }))) !== undefined, onDone);
   };
   return (
     <form noValidate ref={action.formRef} className="card nested" aria-label={`Agent of ${instance.name}`} onSubmit={(event) => { event.preventDefault(); submit(); }}>
@@ -89,6 +88,7 @@ export function AgentEditor({ instance, onDone }: { instance: Instance; onDone: 
         <button className="primary" type="submit" disabled={action.busy}>Save agent</button>
         <button type="button" onClick={onDone}>Cancel</button>
       </div>
+      {managed.dialog}
     </form>
   );
 }

@@ -1,7 +1,8 @@
 // Settings: the agent new instances get, the built-in agent's MCP servers, notifications (on this
 // desktop, and run notification channels), launch at login (desktop app only), runner limits,
-// activity retention, the tunnel, secrets, remote Stewards, API keys (what each scope allows; a new
-// key is shown once, with a copy button), and where the data lives. Saves are confirmed with a toast.
+// activity retention, the tunnel, secrets, remote Stewards, configuration as files (ConfigSection),
+// API keys (what each scope allows; a new key is shown once, with a copy button), and where the
+// data lives. Saves are confirmed with a toast.
 import { useEffect, useRef, useState } from 'react';
 import { type AgentConfig, type McpServerConfig, type NotificationPolicy, type SettingsPatch } from '../../../../shared/contract';
 import { AgentFields } from '../instances/AgentFields';
@@ -17,6 +18,7 @@ import { useApp } from '../../lib/app-context';
 import { inDesktopApp } from '../../lib/api';
 import { ScrollBox } from '../../ui/ScrollBox';
 import { useRefusalFocus } from '../../ui/form-errors';
+import { ConfigSection } from '../config/ConfigSection';
 
 const tunnelPollMs = 2_000;
 
@@ -29,7 +31,7 @@ function wholeNumber(text: string, min: number, max: number, allowEmpty: boolean
 }
 
 export function Settings() {
-  const { settings, apiKeys, updateSettings, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, loadChannels, loadRemotes, toast } = useApp();
+  const { settings, apiKeys, updateSettings, revokeApiKey, paused, setPaused, system, tunnel, loadTunnel, loadSecrets, loadChannels, loadRemotes, loadConfig, toast } = useApp();
   // The page waits for its lists (secrets, channels, the tunnel, remotes) and shows itself whole: a
   // list that arrived late would grow its card and push every card below it (a layout shift).
   const [listsLoaded, setListsLoaded] = useState(false);
@@ -43,8 +45,8 @@ export function Settings() {
   useEffect(() => setAgent(settings?.defaultAgent), [settings?.defaultAgent]);
   useEffect(() => setMcpServers(settings?.mcpServers ?? []), [settings?.mcpServers]);
   useEffect(() => {
-    void Promise.allSettled([loadTunnel(), loadSecrets(), loadChannels(), loadRemotes()]).then(() => setListsLoaded(true));
-  }, [loadTunnel, loadSecrets, loadChannels, loadRemotes]);
+    void Promise.allSettled([loadTunnel(), loadSecrets(), loadChannels(), loadRemotes(), loadConfig()]).then(() => setListsLoaded(true));
+  }, [loadTunnel, loadSecrets, loadChannels, loadRemotes, loadConfig]);
   const connecting = tunnel?.state === 'connecting';
   useEffect(() => {
     // The tunnel has no live event of its own: while it connects, ask now and then.
@@ -129,6 +131,7 @@ export function Settings() {
       <TunnelSettings key={tunnel ? 'loaded' : 'loading'} />
       <SecretsSettings />
       <RemoteStewards />
+      <ConfigSection />
       <div className="card">
         <h3>API keys</h3>
         <ApiKeyForm onCreated={setNewKey} />

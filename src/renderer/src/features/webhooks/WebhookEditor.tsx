@@ -1,6 +1,7 @@
 // The webhook form: name, sender preset (at creation), template (with a warning while it does not
 // use the payload), payload limit, filter, fencing, signature check (saved as shown, or not at all),
-// instance, memory, notify, approval before each run, retries.
+// instance, memory, notify, approval before each run, retries. One that came from a file asks first
+// whether the change goes back to the file (ManagedSave).
 import { useState } from 'react';
 import { type Memory, type NotifyOverride, type Sender, type Webhook, noApproval, noRetry, senders } from '../../../../shared/contract';
 import { senderPresets } from '../../../../shared/webhook-senders';
@@ -13,6 +14,7 @@ import { RetryFields, useRetryDraft } from '../reliability/RetryFields';
 import { ApprovalFields, useApprovalDraft } from '../approvals/ApprovalFields';
 import { ErrorLine, Field, MemoryField, NotifyField, useAction, useEscape } from '../../ui/widgets';
 import { useFocusOnOpen } from '../../ui/form-errors';
+import { useManagedSave } from '../config/ManagedSave';
 
 const genericTemplate = 'A delivery arrived:\n\n{{payload}}';
 const templateOf = (sender: Sender) => senderPresets[sender].promptTemplate ?? genericTemplate;
@@ -38,6 +40,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
   const retryDraft = useRetryDraft(webhook?.retry ?? noRetry);
   const approvalDraft = useApprovalDraft(webhook?.approval ?? noApproval);
   const action = useAction();
+  const managed = useManagedSave(webhook?.id);
   useFocusOnOpen(action.formRef);
 
   const chooseSender = (next: Sender) => {
@@ -54,7 +57,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
 
   // Flagged as one types, with the rule the API refuses by: a typo is never sent as written.
   const placeholderProblem = unknownPlaceholderProblem(promptTemplate, 'webhook');
-  const save = async () => {
+  const save = () => {
     // Every section is checked, so that every problem shows at once; the first takes the focus.
     let conditions: unknown;
     let filterOk = true;
@@ -75,14 +78,13 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
     if (!webhook) body.sender = sender;
     if (maxPayloadBytes.trim() !== '') body.maxPayloadBytes = Number(maxPayloadBytes);
     if (signature.value !== undefined) body.signature = signature.value;
-    const saved = await action.run(() => saveWebhook(webhook?.id, body));
-    if (saved) onDone();
+    managed.submit(async () => (await action.run(() => saveWebhook(webhook?.id, body))) !== undefined, onDone);
   };
 
   const usesThePayload = usesPayload(parseTemplate(promptTemplate).value);
   const fields = ['name', 'promptTemplate', 'instanceId', 'notify', 'memory', 'maxPayloadBytes', 'filter', 'signature', 'sender', 'retry', 'approval'];
   return (
-    <form noValidate ref={action.formRef} className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); void save(); }}>
+    <form noValidate ref={action.formRef} className="card" aria-label={webhook ? `Edit ${webhook.name}` : 'New webhook'} onSubmit={(event) => { event.preventDefault(); save(); }}>
       <Field label="Name" error={action.errorFor('name')}>
         <input value={name} onChange={(event) => { setName(event.target.value); action.clearFor('name'); }} placeholder="GitHub pushes" />
       </Field>
@@ -122,6 +124,7 @@ export function WebhookEditor({ webhook, onDone }: { webhook?: Webhook | undefin
         <button className="primary" type="submit" disabled={action.busy}>{webhook ? 'Save' : 'Create webhook'}</button>
         <button type="button" onClick={onDone}>Cancel</button>
       </div>
+      {managed.dialog}
     </form>
   );
 }

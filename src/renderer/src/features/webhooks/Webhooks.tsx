@@ -1,6 +1,7 @@
 // Webhooks: the form (WebhookEditor), the trigger URL to copy, the check in force, whether its runs
 // wait for a person, a curl example (signed, for a signed webhook), a test payload, token
-// regeneration that says the old URL dies, on/off, and the deliveries.
+// regeneration that says the old URL dies, on/off (asking first for one that came from a file), the
+// file it came from, and the deliveries.
 import { useState } from 'react';
 import type { Webhook } from '../../../../shared/contract';
 import { curlExample } from './curl-example';
@@ -8,6 +9,8 @@ import { WebhookDeliveries } from './WebhookDeliveries';
 import { WebhookEditor as Editor } from './WebhookEditor';
 import { ConfirmButton, CopyButton, Empty, ErrorLine, useAction } from '../../ui/widgets';
 import { useApp } from '../../lib/app-context';
+import { FromFile } from '../config/FromFile';
+import { useManagedSave } from '../config/ManagedSave';
 
 const duration = (seconds: number) => (seconds % 3600 === 0 ? `${seconds / 3600} h` : seconds >= 60 ? `${Math.round(seconds / 60)} min` : `${seconds} s`);
 
@@ -17,6 +20,7 @@ function Detail({ webhook }: { webhook: Webhook }) {
   const [payload, setPayload] = useState('{"hello": "from Steward"}');
   const [skipped, setSkipped] = useState<string>();
   const action = useAction();
+  const managed = useManagedSave(webhook.id);
   const url = webhook.publicTriggerUrl ?? webhook.triggerUrl ?? '';
   const example = curlExample(url, webhook.signature?.scheme ?? null, webhook.sender);
   const test = async () => {
@@ -60,7 +64,7 @@ function Detail({ webhook }: { webhook: Webhook }) {
       <ErrorLine message={action.error?.message} />
       <div className="bar" style={{ marginTop: 8 }}>
         <label className="switch">
-          <input type="checkbox" role="switch" checked={webhook.enabled} aria-label={`${webhook.name} enabled`} onChange={(event) => void action.run(() => saveWebhook(webhook.id, { enabled: event.target.checked }))} />
+          <input type="checkbox" role="switch" checked={webhook.enabled} aria-label={`${webhook.name} enabled`} onChange={(event) => { const enabled = event.target.checked; managed.submit(async () => (await action.run(() => saveWebhook(webhook.id, { enabled }))) !== undefined, () => undefined); }} />
           {webhook.enabled ? 'Enabled' : 'Disabled'}
         </label>
         <ConfirmButton label="Regenerate token" question="The old trigger URL stops working at once. Regenerate?" confirm="Regenerate" onConfirm={() => void action.run(() => saveWebhook(webhook.id, { regenerateToken: true }))} />
@@ -68,6 +72,7 @@ function Detail({ webhook }: { webhook: Webhook }) {
         <ConfirmButton label="Delete" danger question={`Delete ${webhook.name}? Its URL stops working.`} confirm="Delete" onConfirm={() => void action.run(() => deleteWebhook(webhook.id))} />
       </div>
       <WebhookDeliveries webhook={webhook} />
+      {managed.dialog}
     </>
   );
 }
@@ -94,6 +99,7 @@ export function Webhooks() {
               <>
                 <div className="row">
                   <strong>{webhook.name}</strong>
+                  <FromFile id={webhook.id} />
                   <span className="spacer" />
                   <button onClick={() => setEditing(webhook.id)}>Edit</button>
                 </div>
