@@ -11,6 +11,7 @@ import { backupDatabase } from './cli/backup';
 import { NoDataDirError, checkDataDir } from './cli/data-dir-check';
 import { type ServiceAction, serviceActions, serviceCommand } from './cli/service';
 import { UsageError } from './cli/usage-error';
+import { printable } from '../shared/printable';
 import { type ApiKey, type Scope, scopes } from '../shared/contract';
 import { type Core, createCore, defaultPort } from './core';
 import { resolveDataDir } from './core/data-dir';
@@ -229,7 +230,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.exit(2);
   }
   const known = error instanceof UsageError || (error instanceof Error && 'code' in error && typeof (error as { code: unknown }).code === 'string' && (error as { code: string }).code.startsWith('ERR_PARSE_ARGS'));
-  const message = error instanceof Error ? error.message : String(error);
+  // Escaped but for its line breaks: a message may quote a file's or a remote Steward's words.
+  const message = printable(error instanceof Error ? error.message : String(error), true);
   process.stderr.write(known ? `${message}\n\n${usage}` : `steward: ${message}\n`);
   process.exit(known ? 2 : 1);
 });

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type ConfigFile, type ConfigPlan, configKinds } from '../../shared/contract';
 import { folderFiles } from '../core/config/config-folder';
+import { printable } from '../../shared/printable';
 import type { Steward } from './open-steward';
 import { UsageError } from './usage-error';
 
@@ -23,7 +24,7 @@ export async function exportCommand(steward: Steward, args: string[], options: E
   if (kind !== undefined && !configKinds.includes(kind as never)) throw new UsageError(`export takes a kind (${configKinds.join(', ')}) and a name, not "${kind}".`);
   const { files } = await steward.call('config.export', { query: { kind, name, remote: options.remote } });
   if (files.length === 0) throw new Error(kind ? `Nothing to export: no ${kind}${name ? ` named "${name}"` : ''}.` : 'Nothing to export.');
-  if (options.out === undefined) return write(oneFile(files));
+  if (options.out === undefined) return write(printable(oneFile(files), true));
   const out = path.resolve(options.out);
   if (/\.ya?ml$/i.test(out)) {
     fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -39,6 +40,14 @@ export async function exportCommand(steward: Steward, args: string[], options: E
     fs.writeFileSync(target, file.text);
   }
   write(`Wrote ${files.length} file${files.length === 1 ? '' : 's'} under ${out}.\n`);
+  // A file an earlier export wrote, of a resource since deleted or renamed, would bring it back at the next apply.
+  const written = new Set(files.map((file) => file.path));
+  const left = ['instances', 'automations', 'webhooks'].flatMap((folder) =>
+    (fs.existsSync(path.join(out, folder)) ? fs.readdirSync(path.join(out, folder)) : []).map((name) => `${folder}/${name}`).filter((file) => /\.ya?ml$/.test(file) && !written.has(file)),
+  );
+  if (left.length > 0 && kind === undefined) {
+    write(`These files name nothing this Steward has now, and an apply of the folder would make them again: delete them if they are gone for good:\n${left.map((file) => `  ${file}\n`).join('')}`);
+  }
 }
 
 export interface ApplyOptions {
@@ -66,13 +75,14 @@ async function readTarget(target: string, stdin: () => Promise<string>): Promise
 /** The plan in words: the summary, then each change with its diff. */
 export function planText(plan: ConfigPlan): string {
   const lines: string[] = [];
+  // Every part one line, escaped: the plan may be a remote Steward's answer (--remote).
   for (const change of plan.changes) {
     const sign = change.action === 'add' ? '+' : change.action === 'delete' ? '-' : '~';
-    lines.push(`${sign} ${change.kind} "${change.name}" (${change.action}${change.file ? `, from ${change.file}` : ''})`);
-    if (change.note) lines.push(`  ${change.note}`);
-    lines.push(...change.diff.split('\n').map((line) => `    ${line}`));
+    lines.push(printable(`${sign} ${change.kind} "${change.name}" (${change.action}${change.file ? `, from ${change.file}` : ''})`));
+    if (change.note) lines.push(`  ${printable(change.note)}`);
+    lines.push(...change.diff.split('\n').map((line) => `    ${printable(line)}`));
   }
-  lines.push(plan.summary);
+  lines.push(printable(plan.summary));
   return `${lines.join('\n')}\n`;
 }
 

@@ -20,6 +20,7 @@ import {
 } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { issueError } from '../../../shared/parse-input';
+import { printable } from '../../../shared/printable';
 import type { Store } from '../store';
 import { readSettings } from '../settings';
 import { senderPresets } from '../../../shared/webhook-senders';
@@ -63,8 +64,11 @@ class DryRun extends Error {
   }
 }
 
-const invalid = (problems: string[]) =>
-  new AppError('invalid_config', `The configuration was not applied; nothing changed:\n${problems.join('\n')}`, { field: problems[0]?.split(': ')[0] });
+/** Each problem one line: a name or path from the files cannot start a line of its own or steer a terminal. */
+const invalid = (problems: string[]) => {
+  const lines = problems.map((problem) => printable(problem));
+  return new AppError('invalid_config', `The configuration was not applied; nothing changed:\n${lines.join('\n')}`, { field: lines[0]?.split(': ')[0] });
+};
 
 /** Every file read and every document checked against the contract; all problems at once, or the documents. */
 export function checkFiles(files: ConfigFile[]): Docs {
@@ -106,6 +110,10 @@ export function checkFiles(files: ConfigFile[]): Docs {
       seen.set(key, read.where(['name']));
       (docs[document.kind] as Checked<ConfigDocument>[]).push({ document, read });
     }
+  }
+  // Files with no document at all (only comments) are a mistake far more often than a wish to prune everything.
+  if (problems.length === 0 && configKinds.every((kind) => docs[kind].length === 0)) {
+    problems.push(`${files[0].path}:1:1: the files hold no document (a kind and a name): nothing to apply, and nothing pruned`);
   }
   if (problems.length > 0) throw invalid(problems);
   return docs;

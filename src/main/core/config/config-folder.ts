@@ -3,6 +3,7 @@
 // not two), and not while git holds its index lock. A refused folder is not tried again until it
 // changes; the last good state stays in force meanwhile.
 import { execFile } from 'node:child_process';
+import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ConfigFile } from '../../../shared/contract';
@@ -10,9 +11,26 @@ import type { ConfigFile } from '../../../shared/contract';
 export const configFileExtensions = ['.yaml', '.yml'];
 const lookEveryMs = 1000;
 
-/** The configuration files under `folder`, by path; dot folders (.git) are not read. */
-export async function folderFiles(folder: string): Promise<ConfigFile[]> {
+/**
+ * The configuration files under `folder`, by path; dot folders (.git) and symlinks are not read.
+ * `singleLinks`: a file with another name (a hard link) is refused, for a folder applied on its own
+ * (a sandboxed run could write the same file under a name it may write).
+ */
+export async function folderFiles(folder: string, options: { singleLinks?: boolean } = {}): Promise<ConfigFile[]> {
   const files: ConfigFile[] = [];
+  const read = async (file: string): Promise<string> => {
+    // One handle for the check and the read: the file cannot be swapped in between, nor be a symlink.
+    const handle = await fs.open(file, fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW);
+    try {
+      const stat = await handle.stat();
+      if (options.singleLinks && stat.nlink > 1) {
+        throw new Error(`${file} has ${stat.nlink} names (hard links): a file of the configuration folder must have only its own, or whoever may write the other could rewrite the configuration. Copy it instead.`);
+      }
+      return await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+  };
   const walk = async (dir: string, depth: number): Promise<void> => {
     if (depth > 8) return;
     const entries = await fs.readdir(dir, { withFileTypes: true });
@@ -21,7 +39,7 @@ export async function folderFiles(folder: string): Promise<ConfigFile[]> {
       if (entry.name.startsWith('.')) continue;
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full, depth + 1);
-      else if (entry.isFile() && configFileExtensions.includes(path.extname(entry.name).toLowerCase())) files.push({ path: full, text: await fs.readFile(full, 'utf8') });
+      else if (entry.isFile() && configFileExtensions.includes(path.extname(entry.name).toLowerCase())) files.push({ path: full, text: await read(full) });
     }
   };
   await walk(folder, 0);
@@ -95,7 +113,14 @@ export function watchFolder(folder: string, apply: (files: ConfigFile[]) => Prom
     if (!settled || (now === applied && !force)) return;
     if (await exists(path.join(folder, '.git', 'index.lock'))) return; // git is still writing
     applied = now;
-    await apply(await folderFiles(folder));
+    let files: ConfigFile[];
+    try {
+      files = await folderFiles(folder, { singleLinks: true });
+    } catch (error) {
+      onUnreadable(`The folder was not applied: ${(error as Error).message}`);
+      return;
+    }
+    await apply(files);
   };
   const schedule = () => {
     if (stopped) return;

@@ -8,6 +8,7 @@ import { AppError } from '../../../shared/errors';
 import type { Logger } from '../logger';
 import { slugPart } from '../services/instances';
 import { folderWriters } from './folder-safety';
+import { isAtOrUnder } from '../sandbox/paths';
 import type { ApplyDeps } from './apply';
 import type { FolderWatch } from './config-folder';
 
@@ -64,6 +65,15 @@ export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
       store.settings.set(keys.error, JSON.stringify({ at, message }));
       deps.logger.warn({ folder: dir, err: message }, 'configuration folder refused; the last good state stays');
     }
+  }
+
+  /** A file of the watched folder is written only where it lies in it now: a subfolder swapped for a symlink leads out. */
+  async function assertInFolder(file: string): Promise<void> {
+    const dir = folder();
+    if (dir === null || !isAtOrUnder(file, dir)) return;
+    const expected = path.join(await fs.realpath(dir), path.relative(dir, file));
+    const actual = await fs.realpath(file).catch(() => undefined);
+    if (actual !== expected) throw new AppError('not_found', `${file} no longer lies in the configuration folder (${actual ? `it leads to ${actual}` : 'it is gone'}): nothing was written. Detach the resource instead.`);
   }
 
   async function startWatching(): Promise<void> {
@@ -124,6 +134,7 @@ export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
       const text = await fs.readFile(origin.file, 'utf8').catch(() => {
         throw new AppError('not_found', `${origin.file} is not a file here (it came from an upload or another machine): detach the ${origin.kind} instead.`);
       });
+      await assertInFolder(origin.file);
       const { documents } = readFile({ path: origin.file, text });
       const found = documents.find((each) => {
         const value = each.value as { kind?: unknown; name?: unknown } | null;
