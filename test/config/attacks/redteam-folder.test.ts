@@ -42,11 +42,13 @@ async function neverApplied(folder: string, plant: () => void, name = 'Escaped')
     expect(chosen.status, chosen.text).toBe(400);
     return;
   }
+  if (process.env.RT34_DEBUG) console.log('accepted', folder, JSON.stringify((await t.api('GET', '/api/config')).body.config));
   plant();
   for (let look = 0; look < 8; look++) {
     await sleep(500);
     expect(await names(), `the folder ${folder} applied what a sandboxed run wrote`).not.toContain(name);
   }
+  if (process.env.RT34_DEBUG) console.log('after', folder, JSON.stringify((await t.api('GET', '/api/config')).body.config));
 }
 
 beforeAll(async () => {
@@ -69,6 +71,8 @@ describe('the folder spelled another way', () => {
     ['with a trailing slash', (ws: string) => `${path.join(ws, 'config')}/`],
     ['with a double slash', (ws: string) => `${ws}//config`],
     ['with a dot', (ws: string) => `${ws}/./config`],
+    ['through /proc/self/root', (ws: string) => `/proc/self/root${ws}/config`],
+    ['through /proc/self/cwd/.. games', (ws: string) => `/proc/self/root/../..${ws}/config`],
   ])('in a workspace, %s, is refused', async (_what, spell) => {
     const ws = path.join(tempDir(), 'ws');
     fs.mkdirSync(path.join(ws, 'config'), { recursive: true });
@@ -282,5 +286,15 @@ describe('the folder made writable afterwards', () => {
       await sleep(500);
       expect(await names()).not.toContain('Escaped');
     }
+  });
+});
+
+describe('folders around everything', () => {
+  it.each([['/'], ['/var'], ['/var/tmp'], [os.homedir()]])('%s (holding every workspace) is refused while a sandboxed instance has one under it', async (folder) => {
+    const ws = path.join(tempDir(), 'ws');
+    fs.mkdirSync(ws);
+    await boxed({ workspaceDir: ws });
+    if (!ws.startsWith(folder === '/' ? '/' : `${folder}/`)) return;
+    expect((await setFolder(folder)).status).toBe(400);
   });
 });
