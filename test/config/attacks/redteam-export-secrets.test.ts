@@ -1,0 +1,36 @@
+// Red team 34, attacker 3's last goal: a secret's VALUE in an export. Values that stand in for
+// secrets outside `agent.env` (which docs/security.md says is written as it is): an MCP server's
+// headers and env, a feed URL's user:password, a git remote URL's token, an agent's base URL with a key.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestCore, startTestCore } from '../../support/core';
+
+let t: TestCore;
+beforeAll(async () => {
+  t = await startTestCore();
+  expect((await t.api('PUT', '/api/secrets/model-key', { value: 'SECRET-VALUE-model-1234' })).status).toBe(200);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('an export', () => {
+  it('holds no value of a stored secret an instance names (apiKeyRef)', async () => {
+    const made = await t.api('POST', '/api/instances', { name: 'Keyed', agent: { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKeyRef: 'model-key' } });
+    expect(made.status, made.text).toBe(201);
+    const text = (await t.api('GET', '/api/config/export')).text;
+    expect(text).toContain('model-key');
+    expect(text).not.toContain('SECRET-VALUE');
+  });
+
+  it('an MCP server header or env value is written only where the docs say (report what it does)', async () => {
+    const made = await t.api('POST', '/api/instances', {
+      name: 'Tooled',
+      agent: { provider: 'openai', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', mcpServers: [{ name: 'tool', transport: 'stdio', command: 'true', env: { MCP_TOKEN: 'mcp-env-value-9911' } }] },
+    });
+    expect(made.status, made.text).toBe(201);
+    const text = (await t.api('GET', '/api/config/export')).text;
+    // docs/security.md: "An agent's env values are written as they are". An MCP server's env is not named there;
+    // the API itself hides it ("[hidden]") from run keys. Written here means a credential in git.
+    expect(text).not.toContain('mcp-env-value-9911');
+  });
+});
