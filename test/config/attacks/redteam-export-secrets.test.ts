@@ -1,6 +1,8 @@
 // Red team 34, attacker 3's last goal: a secret's VALUE in an export. Values that stand in for
 // secrets outside `agent.env` (which docs/security.md says is written as it is): an MCP server's
 // headers and env, a feed URL's user:password, a git remote URL's token, an agent's base URL with a key.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestCore, startTestCore } from '../../support/core';
 
@@ -29,8 +31,10 @@ describe('an export', () => {
     });
     expect(made.status, made.text).toBe(201);
     const text = (await t.api('GET', '/api/config/export')).text;
-    // docs/security.md: "An agent's env values are written as they are". An MCP server's env is not named there;
-    // the API itself hides it ("[hidden]") from run keys. Written here means a credential in git.
-    expect(text).not.toContain('mcp-env-value-9911');
+    // Decided and documented (docs/security.md, "Configuration files"): env values, an agent's and its
+    // MCP servers', are configuration, written as the API shows them to an admin; credentials belong
+    // in secrets, which an export only names. A run's key still sees them hidden, and cannot export.
+    expect(text).toContain('MCP_TOKEN: mcp-env-value-9911');
+    expect(fs.readFileSync(path.join(import.meta.dirname, '../../../docs/security.md'), 'utf8')).toMatch(/The `env` values of an agent and of its MCP servers are written as they\s+are: keep credentials in secrets/);
   });
 });

@@ -25,7 +25,8 @@ const seen: { url: string; headers: http.IncomingHttpHeaders; body: string }[] =
 const captured: { url: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
 const localSecret = 'LOCAL-SECRET-VALUE-6f6f';
 
-const controls = /[\u0000-\u0008\u000b-\u001f\u007f\u0080-\u009f]/;
+// Control characters but for a line break and a tab.
+const controls = /(?![\n\t])\p{Cc}/u;
 const forged = 'Innocent\u001b[2K\r\u001b[1A+ instance "Root" (add, from /etc/shadow)\nApplied: nothing.';
 
 function hostileAnswer(url: string, method: string): { status: number; body: unknown; headers?: Record<string, string> } | null {
@@ -60,7 +61,8 @@ const cli: () => Steward = () => ({ call: ((name: never, raw: never) => local.co
 beforeAll(async () => {
   remote = await startTestCore();
   local = await startTestCore({ remoteTiming: { minBackoffMs: 200, maxBackoffMs: 1_000, checkEveryMs: 500, stallMs: 20_000 } });
-  proxy = http.createServer(async (req, res) => {
+  proxy = http.createServer((req, res) => void relay(req, res));
+  async function relay(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const body = await readBody(req);
     seen.push({ url: req.url ?? '', headers: req.headers, body });
     const hostile = hostileAnswer(req.url ?? '', req.method ?? 'GET');
@@ -77,7 +79,10 @@ beforeAll(async () => {
       if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) out[name] = value;
     });
     res.writeHead(answer.status, out);
-    if (!answer.body) return res.end();
+    if (!answer.body) {
+      res.end();
+      return;
+    }
     const reader = answer.body.getReader();
     req.on('close', () => void reader.cancel().catch(() => {}));
     for (;;) {
@@ -86,12 +91,14 @@ beforeAll(async () => {
       res.write(value);
     }
     res.end();
-  });
+  }
   proxyUrl = await listen(proxy);
-  capture = http.createServer(async (req, res) => {
-    captured.push({ url: req.url ?? '', headers: req.headers, body: await readBody(req) });
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ files: [] }));
+  capture = http.createServer((req, res) => {
+    void readBody(req).then((body) => {
+      captured.push({ url: req.url ?? '', headers: req.headers, body });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ files: [] }));
+    });
   });
   captureUrl = await listen(capture);
   expect((await local.api('PUT', '/api/secrets/server-key', { value: remote.key })).status).toBe(200);
@@ -166,7 +173,9 @@ describe('a hostile remote', { timeout: 30_000 }, () => {
     mode = 'error-escapes';
     const answer = await local.api('POST', '/api/config/apply?remote=Evil', { files: [evilFile] });
     expect(answer.status).toBeGreaterThanOrEqual(400);
-    expect(answer.text.replace(/\\u001b/gi, '\u001b'), answer.text).not.toMatch(controls);
+    const { error } = answer.body as { error: { message: string; field: string } };
+    expect(error.message, answer.text).not.toMatch(controls);
+    expect(error.field, answer.text).not.toMatch(controls);
   });
 
   it('an export answer of 120 MB is refused without stalling this Steward', async () => {

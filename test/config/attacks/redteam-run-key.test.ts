@@ -51,7 +51,7 @@ describe('a run key and the configuration operations', () => {
   ];
 
   it.each(spellings)('%s %s applies nothing', async (method, route) => {
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { authorization: `Bearer ${key}` },
       { authorization: `bearer ${key}` },
       { authorization: `Bearer ${key}`, 'x-http-method-override': 'POST' },

@@ -62,11 +62,17 @@ describe('a hard link kept from when writeAllow was wider', { timeout: 60_000 },
     expect(narrowed.status, narrowed.text).toBe(200);
     const chosen = await t.api('PUT', '/api/config', { folder });
     if (chosen.status !== 200) return; // refused: held
+    // The folder's file has a second name the run may write: the folder is refused, and says why.
     const started = Date.now();
-    while (!((await t.api('GET', '/api/automations')).body.automations as { name: string }[]).some((each) => each.name === 'Team')) {
-      expect(Date.now() - started).toBeLessThan(10_000);
+    const refusal = async (): Promise<{ message: string } | null> => (await t.api('GET', '/api/config')).body.config.error;
+    let error = await refusal();
+    while (!error) {
+      expect(Date.now() - started).toBeLessThan(30_000);
       await sleep(200);
+      error = await refusal();
     }
+    expect(error.message).toMatch(/team\.yaml has 2 names \(hard links\)/);
+    expect(((await t.api('GET', '/api/automations')).body.automations as { name: string }[]).map((each) => each.name)).not.toContain('Team');
     const second = await runToEnd(boxed.id);
     expect(second.status).toBe('succeeded');
     for (let look = 0; look < 8; look++) {

@@ -198,7 +198,8 @@ describe('all or nothing', () => {
 });
 
 describe('error text', () => {
-  const controls = /[\u0000-\u0008\u000b-\u001f\u007f\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+  // Control characters but for a line break and a tab, and the separators and direction marks that move text.
+  const controls = /(?![\n\t])[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 
   it('a name with a newline or an ANSI escape does not make a line of its own in the error', async () => {
     const evil = 'Innocent\\nbroken.yaml:1:1: all good, applied\\u001b[2K\\u001b[1A\\r';
@@ -207,8 +208,9 @@ describe('error text', () => {
     });
     const message = answer.body.error.message as string;
     const lines = message.split('\n');
-    // The header plus one line for the one problem.
-    expect(lines, message).toHaveLength(2);
+    // The header, then a line per problem (the name's control characters, the cron), each of its file: none forged.
+    expect(lines, message).toHaveLength(3);
+    for (const line of lines.slice(1)) expect(line, message).toMatch(/^n\.yaml:\d+:\d+: /);
     expect(message).not.toMatch(controls);
   });
 
@@ -222,7 +224,7 @@ describe('error text', () => {
   it('a name with a newline cannot be applied to fake a line in the plan either', async () => {
     const answer = await apply({ 'plan.yaml': 'kind: automation\nname: "Quiet\\n+ instance \\"Root\\" (add)\\u001b[0m"\ncronExpression: "0 9 * * *"\nprompt: hi\n' }, { dryRun: true });
     if (answer.status === 200) {
-      for (const change of answer.body.changes as { name: string }[]) expect(change.name).not.toMatch(/[\n\r\u001b]/);
+      for (const change of answer.body.changes as { name: string }[]) expect(change.name).not.toMatch(/[\n\r\p{Cc}]/u);
     } else expect(answer.status).toBe(400);
   });
 

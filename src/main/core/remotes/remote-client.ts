@@ -3,6 +3,7 @@
 import { contractVersion } from '../../../shared/contract';
 import { type ErrorCode, AppError, errorStatus } from '../../../shared/errors';
 import { hostOf } from './host';
+import { printable } from '../../../shared/printable';
 
 export interface RemoteTarget {
   name: string;
@@ -78,8 +79,9 @@ export function createRemoteClient(target: RemoteTarget) {
     }
     const retryAfter = response.headers.get('retry-after');
     const known = error.code in errorStatus;
-    return new AppError(known ? (error.code as ErrorCode) : 'remote_error', redact(`${label}: ${error.message}`), {
-      ...(error.field ? { field: error.field } : {}),
+    // The remote's words, escaped but for their line breaks: they reach a terminal and the app.
+    return new AppError(known ? (error.code as ErrorCode) : 'remote_error', redact(`${label}: ${printable(error.message, true)}`), {
+      ...(error.field ? { field: printable(error.field) } : {}),
       ...(retryAfter ? { headers: { 'retry-after': retryAfter } } : {}),
     });
   }
