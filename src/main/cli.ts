@@ -49,7 +49,8 @@ Commands:
                             KIND is instance, automation or webhook
   apply -f PATH             Apply a YAML file, a folder of them, or - (stdin): shows the changes, then makes them
                             all in one transaction or none (--dry-run: only show them; --prune: delete what came
-                            from files and is no longer named; --prune-all: delete everything not named)
+                            from these files, or this folder's, before and is no longer named; --prune-all:
+                            delete everything not named)
                             export and apply take --remote NAME: a remote Steward, through this one
 
 Options:

@@ -13,7 +13,7 @@ const ok = async (response: Promise<{ status: number; body: unknown }>, status =
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
   return answer.body as Record<string, any>;
 };
-const apply = (files: Record<string, string>, options: { dryRun?: boolean; prune?: string } = {}) =>
+const apply = (files: Record<string, string>, options: { dryRun?: boolean; prune?: string; folder?: string } = {}) =>
   t.api('POST', '/api/config/apply', { files: Object.entries(files).map(([path, text]) => ({ path, text })), ...options });
 const exportText = async () => ((await ok(t.api('GET', '/api/config/export'))).files as { path: string; text: string }[]).map((file) => `# ${file.path}\n${file.text}`).join('');
 const automations = async () => (await ok(t.api('GET', '/api/automations'))).automations as { id: string; name: string; cronExpression: string | null; prompt: string; instanceId: string; updatedAt: string }[];
@@ -68,24 +68,42 @@ describe('apply', () => {
     expect((await automations()).map((each) => each.name)).toEqual(['Label issues']);
   });
 
-  it('prunes only what came from files, unless asked to prune everything not named', async () => {
+  it('prunes only what came from the files given (or their folder) before, unless asked to prune everything not named', async () => {
     const mine = await ok(t.api('POST', '/api/automations', { name: 'Made in the app', prompt: 'Hello', cronExpression: '0 12 * * *' }), 201);
-    const plan = await ok(apply({ 'hooks.yaml': hook }, { prune: 'files' }));
-    expect(plan.changes.map((change: { name: string; action: string }) => [change.name, change.action])).toEqual([['Label issues', 'delete']]);
+    // hooks.yaml alone names nothing that came from triage.yaml: a prune of these files leaves it.
+    const alone = await ok(apply({ 'hooks.yaml': hook }, { prune: 'files', dryRun: true }));
+    expect(alone.changes).toEqual([]);
+    // triage.yaml no longer names "Label issues": it goes; the webhook from hooks.yaml and the one made here stay.
+    const plan = await ok(apply({ 'triage.yaml': '# emptied\nkind: webhook\nname: Placeholder\npromptTemplate: "{{payload}}"\n' }, { prune: 'files' }));
+    expect(plan.changes.map((change: { name: string; action: string }) => [change.name, change.action])).toEqual([
+      ['Placeholder', 'add'],
+      ['Label issues', 'delete'],
+    ]);
     expect((await automations()).map((each) => each.id)).toEqual([mine.automation.id]);
+    // A folder's files that are gone are its own: what came from /cfg/gone.yaml goes with a prune of /cfg.
+    await ok(apply({ '/cfg/gone.yaml': triage('0 5 * * *', 'From a gone file'), '/cfg/kept.yaml': triage('0 6 * * *', 'From a kept file') }));
+    const folderPlan = await ok(apply({ '/cfg/kept.yaml': triage('0 6 * * *', 'From a kept file') }, { prune: 'files', folder: '/cfg', dryRun: true }));
+    expect(folderPlan.changes.map((change: { name: string; action: string }) => [change.name, change.action])).toEqual([['From a gone file', 'delete']]);
+    await ok(apply({ '/cfg/kept.yaml': triage('0 6 * * *', 'From a kept file') }, { prune: 'files', folder: '/cfg' }));
 
     const everything = await ok(apply({ 'hooks.yaml': hook }, { prune: 'all', dryRun: true }));
-    expect(everything.changes.map((change: { name: string; action: string }) => [change.name, change.action])).toEqual([['Made in the app', 'delete']]);
+    expect(everything.changes.map((change: { name: string; action: string }) => [change.name, change.action]).sort()).toEqual([
+      ['From a kept file', 'delete'],
+      ['Made in the app', 'delete'],
+      ['Placeholder', 'delete'],
+    ]);
     // The default instance is never pruned (it cannot be deleted).
     expect(everything.changes.some((change: { kind: string }) => change.kind === 'instance')).toBe(false);
-    expect(await automations()).toHaveLength(1);
+    expect(await automations()).toHaveLength(2);
+    await ok(apply({ 'hooks.yaml': hook, '/cfg/kept.yaml': '# nothing left\n', 'triage.yaml': '# nothing\n' }, { prune: 'files', folder: '/cfg' }));
+    expect((await automations()).map((each) => each.id)).toEqual([mine.automation.id]);
   });
 
   it('fails whole when a prune cannot be done: an instance still in use is named', async () => {
     await ok(apply({ 'box.yaml': 'kind: instance\nname: Box\nagent:\n  provider: command\n  preset: custom\n  command: "true"\n' }));
     const user = await ok(t.api('POST', '/api/automations', { name: 'Uses the box', prompt: 'Hi', cronExpression: '0 1 * * *', instanceId: (await ok(t.api('GET', '/api/instances'))).instances.find((each: { name: string }) => each.name === 'Box').id }), 201);
     const before = await exportText();
-    const refused = await apply({ 'hooks.yaml': hook, 'triage.yaml': triage('0 7 * * *', 'New one') }, { prune: 'files' });
+    const refused = await apply({ 'hooks.yaml': hook, 'box.yaml': triage('0 7 * * *', 'New one') }, { prune: 'files' });
     expect(refused.status).toBe(409);
     expect((refused.body as { error: { code: string; message: string } }).error).toMatchObject({ code: 'instance_in_use', message: expect.stringMatching(/^Instance "Box" cannot be pruned: 1 automation\(s\)/) });
     expect(await exportText()).toBe(before);

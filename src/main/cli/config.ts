@@ -92,13 +92,16 @@ export async function applyCommand(steward: Steward, options: ApplyOptions, writ
   const files = await readTarget(options.file, stdin);
   const prune = options.pruneAll ? 'all' : options.prune ? 'files' : 'none';
   const query = { remote: options.remote };
-  const plan = await steward.call('config.apply', { query, body: { files, dryRun: true, prune } });
+  // A folder's files that are gone are its own to prune: what came from them before is no longer named.
+  const folder = options.file !== '-' && fs.statSync(options.file).isDirectory() ? path.resolve(options.file) : undefined;
+  const body = { files, prune, folder };
+  const plan = await steward.call('config.apply', { query, body: { ...body, dryRun: true } });
   write(planText(plan));
   if (options.dryRun || plan.changes.length === 0) {
     if (options.dryRun && plan.changes.length > 0) write('Dry run: nothing changed.\n');
-    if (plan.changes.length === 0 && !options.dryRun) await steward.call('config.apply', { query, body: { files, dryRun: false, prune } });
+    if (plan.changes.length === 0 && !options.dryRun) await steward.call('config.apply', { query, body: { ...body, dryRun: false } });
     return;
   }
-  const applied = await steward.call('config.apply', { query, body: { files, dryRun: false, prune } });
+  const applied = await steward.call('config.apply', { query, body: { ...body, dryRun: false } });
   write(`Applied: ${applied.summary}\n`);
 }

@@ -157,7 +157,7 @@ export function createHandlers(services: Services, meta: HandlerMeta): Handlers 
     },
     'config.apply': async ({ query, body }) => {
       if (query.remote !== undefined) return (await services.remotes.forward(remoteIdOf(services, query.remote), operations['config.apply'], { body })) as ConfigPlan;
-      return services.config.apply(body.files, { dryRun: body.dryRun, prune: body.prune });
+      return services.config.apply(body.files, { dryRun: body.dryRun, prune: body.prune, folder: body.folder });
     },
     'config.detach': ({ params }) => services.config.detach(params.id),
     'config.writeBack': async ({ params }) => ({ file: await services.config.writeBack(params.id) }),

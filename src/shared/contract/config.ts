@@ -86,7 +86,12 @@ export const ConfigApply = z.strictObject({
   prune: z
     .enum(pruneModes)
     .default('none')
-    .describe('Delete what the files no longer name: none; files (only resources that came from files); all (every instance, automation and webhook not named, but the default instance)'),
+    .describe('Delete what the files no longer name: none; files (what came from these files, or from a file of `folder`, before); all (every instance, automation and webhook not named, but the default instance)'),
+  folder: z
+    .string()
+    .regex(/^(\/|[A-Za-z]:[\\/])/, 'must be an absolute path')
+    .optional()
+    .describe("The folder the files were read from (steward apply -f DIR): a prune of `files` also takes what came from its files that are gone"),
 });
 
 export const changeActions = ['add', 'change', 'delete'] as const;
@@ -114,6 +119,7 @@ export const ManagedResource = z.object({
   kind: ConfigKind,
   name: z.string(),
   file: z.string().describe('The file it was last applied from'),
+  writable: z.boolean().describe('Whether write-back can write that file: it is a file on this machine (an upload is not)'),
   appliedAt: Timestamp,
 });
 export type ManagedResource = z.infer<typeof ManagedResource>;
@@ -121,9 +127,17 @@ export type ManagedResource = z.infer<typeof ManagedResource>;
 export const ConfigState = z.object({
   folder: z.string().nullable().describe('The folder applied whenever it changes (a git checkout); null: none'),
   lastApplied: z
-    .object({ at: Timestamp, commit: z.string().nullable().describe("The folder's git commit, when it is a checkout"), summary: z.string() })
+    .object({
+      at: Timestamp,
+      commit: z.string().nullable().describe("The folder's git commit, when it is a checkout"),
+      summary: z.string(),
+      changes: z.array(ConfigChange.pick({ kind: true, name: true, action: true })).describe('What it changed (at most 100)'),
+    })
     .nullable(),
-  error: z.object({ at: Timestamp, message: z.string() }).nullable().describe('Why the folder was last refused; the last good state stays in force'),
+  error: z
+    .object({ at: Timestamp, message: z.string(), commit: z.string().nullable().describe('The commit refused, when the folder is a checkout') })
+    .nullable()
+    .describe('Why the folder was last refused; the last good state stays in force'),
   managed: z.array(ManagedResource).describe('Resources that came from files'),
 });
 export type ConfigState = z.infer<typeof ConfigState>;

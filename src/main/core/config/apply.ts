@@ -23,6 +23,7 @@ import { issueError } from '../../../shared/parse-input';
 import { printable } from '../../../shared/printable';
 import type { Store } from '../store';
 import { readSettings } from '../settings';
+import { isAtOrUnder } from '../sandbox/paths';
 import { senderPresets } from '../../../shared/webhook-senders';
 import type { SecretBox } from '../secrets';
 import type { AutomationsService } from '../services/automations';
@@ -46,8 +47,12 @@ export interface ApplyDeps {
 export interface ApplyOptions {
   dryRun: boolean;
   prune: (typeof pruneModes)[number];
-  /** Prune only resources that came from files under this folder (a watched folder prunes its own). */
-  pruneWithin?: string;
+  /** The folder the files were read from: a prune of `files` takes what came from any file of it, and not only from the files given. */
+  folder?: string | undefined;
+  /** The watched folder, when one is set: what came from it is changed there, not by other files. */
+  watchedFolder?: string | null | undefined;
+  /** This apply is the watched folder's own: a resource a person detached is left as it is. */
+  watched?: boolean;
 }
 
 interface Checked<D> {
@@ -76,6 +81,7 @@ export function checkFiles(files: ConfigFile[]): Docs {
   const problems: string[] = [];
   const seen = new Map<string, string>();
   for (const file of files) {
+    const first = problems.length;
     const { documents, problems: unread } = readFile(file);
     problems.push(...unread.map(({ where, message }) => `${where}: ${message}`));
     for (const read of documents) {
@@ -90,7 +96,10 @@ export function checkFiles(files: ConfigFile[]): Docs {
       }
       const result = ConfigDocument.safeParse(value, { reportInput: true });
       if (!result.success) {
-        for (const issue of result.error.issues) {
+        // A misspelt cronExpression is one problem, not also "give either cronExpression or trigger".
+        const misspelt = result.error.issues.some((issue) => issue.code === 'unrecognized_keys');
+        const issues = result.error.issues.filter((issue) => !(misspelt && issue.code === 'custom' && (issue.params as { code?: string } | undefined)?.code === 'invalid_trigger' && issue.path.length === 1));
+        for (const issue of issues) {
           if (issue.code === 'unrecognized_keys') {
             for (const key of issue.keys) problems.push(`${read.where(issue.path, key)}: unknown field "${[...issue.path, key].join('.')}" for ${String(value.kind)}`);
           } else {
@@ -110,6 +119,10 @@ export function checkFiles(files: ConfigFile[]): Docs {
       seen.set(key, read.where(['name']));
       (docs[document.kind] as Checked<ConfigDocument>[]).push({ document, read });
     }
+    // A file's problems in the order of its lines.
+    const position = (problem: string) => problem.slice(file.path.length).match(/^:(\d+):(\d+)/)?.slice(1).map(Number) ?? [0, 0];
+    const ofFile = problems.splice(first).sort((a, b) => position(a)[0] - position(b)[0] || position(a)[1] - position(b)[1]);
+    problems.push(...ofFile);
   }
   // Files with no document at all (only comments) are a mistake far more often than a wish to prune everything.
   if (problems.length === 0 && configKinds.every((kind) => docs[kind].length === 0)) {
@@ -159,14 +172,15 @@ function chainOrder(list: Checked<AutomationDocument>[]): Checked<AutomationDocu
   return ordered;
 }
 
-function describePlan(changes: ConfigChange[], unchanged: number): string {
+function describePlan(changes: ConfigChange[], unchanged: number, detached: string[]): string {
   const counts = changeActions.map((action) => [action, changes.filter((change) => change.action === action).length] as const).filter(([, count]) => count > 0);
-  if (counts.length === 0) return `No changes: ${unchanged} resource${unchanged === 1 ? ' is' : 's are'} as the files say.`;
-  return `${counts.map(([action, count]) => `${count} to ${action}`).join(', ')}; ${unchanged} unchanged.`;
+  const left = detached.length === 0 ? '' : ` Left as ${detached.length === 1 ? 'it is' : 'they are'}, detached from the files: ${detached.join(', ')}.`;
+  if (counts.length === 0) return `No changes: ${unchanged} resource${unchanged === 1 ? ' is' : 's are'} as the files say.${left}`;
+  return `${counts.map(([action, count]) => `${count} to ${action}`).join(', ')}; ${unchanged} unchanged.${left}`;
 }
 
 /** The changes between two exports, by kind and name; a delete and an add of the same document under two names is said to be a rename. */
-function planOf(before: ExportedResource[], after: ExportedResource[], files: Map<string, string>, applied: boolean): ConfigPlan {
+function planOf(before: ExportedResource[], after: ExportedResource[], files: Map<string, string>, applied: boolean, detached: string[]): ConfigPlan {
   const key = (resource: ExportedResource) => `${resource.kind}\n${resource.name}`;
   const was = new Map(before.map((resource) => [key(resource), resource]));
   const is = new Map(after.map((resource) => [key(resource), resource]));
@@ -193,7 +207,7 @@ function planOf(before: ExportedResource[], after: ExportedResource[], files: Ma
     gone.note = `Renamed to "${added.name}": a rename is a delete and an add, so the ${gone.kind}'s runs and history go with "${gone.name}".`;
     added.note = `Renamed from "${gone.name}": a new ${added.kind}, made afresh (the old one's runs and history are not carried over).`;
   }
-  return { applied: applied && changes.length > 0, changes, unchanged, summary: describePlan(changes, unchanged) };
+  return { applied: applied && changes.length > 0, changes, unchanged, summary: describePlan(changes, unchanged, detached) };
 }
 
 export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: ApplyOptions): ConfigPlan {
@@ -217,9 +231,27 @@ export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: Apply
       };
       const appliedAt = deps.now().toISOString();
       const named = new Map<string, { kind: ConfigKind; name: string; file: string }>();
+      const skipped = new Set<string>();
+      /** Whether this document may change its resource: not one a person detached (for the watched folder), nor the watched folder's from another file. */
+      const mayChange = (kind: ConfigKind, { document, read }: Checked<ConfigDocument>): boolean => {
+        const id = idOf(kind, document.name);
+        const origin = id === undefined ? undefined : store.configOrigins.get(id);
+        if (!origin) return true;
+        if (options.watched && origin.detached) {
+          skipped.add(`${kind} "${document.name}"`);
+          return false;
+        }
+        const fromWatched = !origin.detached && options.watchedFolder && isAtOrUnder(origin.file, options.watchedFolder);
+        if (!options.watched && fromWatched && origin.file !== read.file) {
+          throw new AppError('invalid_field', `It comes from the watched folder (${origin.file}): change it there, or detach it in the app first.`, { field: 'name' });
+        }
+        return true;
+      };
 
       // Instances first (the others name them), then whom each accepts prompts from (they may be new too).
-      each(docs.instance, ({ document, read }) => {
+      each(docs.instance, (checked) => {
+        const { document, read } = checked;
+        if (!mayChange('instance', checked)) return;
         const { kind: _kind, acceptsPromptsFrom: _senders, workspaceDir, ...fields } = document;
         const id = idOf('instance', document.name);
         const current = id ? instances.get(id) : undefined;
@@ -236,12 +268,15 @@ export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: Apply
       readInstances();
       const defaultInstanceId = instances.ensureDefault().id;
       each(docs.instance, ({ document }) => {
+        if (skipped.has(`instance "${document.name}"`)) return;
         const id = instanceId(document.name)!;
         const senders = (document.acceptsPromptsFrom ?? []).map((name, index) => instanceId(name, `acceptsPromptsFrom.${index}`)!);
         instances.update(id, { acceptsPromptsFrom: senders });
       });
 
-      each(chainOrder(docs.automation), ({ document, read }) => {
+      each(chainOrder(docs.automation), (checked) => {
+        const { document, read } = checked;
+        if (!mayChange('automation', checked)) return;
         const { kind: _kind, instance, trigger: written, cronExpression, ...fields } = document;
         const id = idOf('automation', document.name);
         const current = id ? store.automations.get(id) : undefined;
@@ -273,7 +308,9 @@ export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: Apply
         named.set(made.id, { kind: 'automation', name: document.name, file: read.file });
       });
 
-      each(docs.webhook, ({ document, read }) => {
+      each(docs.webhook, (checked) => {
+        const { document, read } = checked;
+        if (!mayChange('webhook', checked)) return;
         const { kind: _kind, instance, signature: check, ...fields } = document;
         const id = idOf('webhook', document.name);
         const current = id ? store.webhooks.get(id) : undefined;
@@ -292,9 +329,9 @@ export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: Apply
         named.set(made.id, { kind: 'webhook', name: document.name, file: read.file });
       });
 
-      if (options.prune !== 'none') prune(deps, named, options);
+      if (options.prune !== 'none') prune(deps, named, new Set(files.map((file) => file.path)), options);
       for (const [resourceId, origin] of named) store.configOrigins.put({ resourceId, ...origin, appliedAt });
-      const plan = planOf(before, exportResources(store, deps.dataDir), new Map([...fileOf]), !options.dryRun);
+      const plan = planOf(before, exportResources(store, deps.dataDir), new Map([...fileOf]), !options.dryRun, [...skipped]);
       if (options.dryRun) throw new DryRun(plan);
       return plan;
     });
@@ -321,15 +358,18 @@ function fullWebhook(body: Parameters<WebhooksService['create']>[0]): Parameters
   };
 }
 
-/** Deletes what the files no longer name: automations and webhooks first, then the instances they may have used. */
-function prune(deps: ApplyDeps, named: Map<string, unknown>, options: ApplyOptions): void {
+/**
+ * Deletes what the files no longer name: with `files`, what came from one of these files (or from
+ * their folder) before; with `all`, everything. Automations and webhooks first, then the instances
+ * they may have used; never the default instance, nor what a person detached.
+ */
+function prune(deps: ApplyDeps, named: Map<string, unknown>, given: Set<string>, options: ApplyOptions): void {
   const origins = new Map(deps.store.configOrigins.list().map((origin) => [origin.resourceId, origin]));
-  const within = options.pruneWithin;
   const pruned = (id: string) => {
     if (named.has(id)) return false;
     if (options.prune === 'all') return true;
     const origin = origins.get(id);
-    return origin !== undefined && (within === undefined || origin.file.startsWith(within));
+    return origin !== undefined && (given.has(origin.file) || (options.folder !== undefined && isAtOrUnder(origin.file, options.folder)));
   };
   for (const automation of deps.store.automations.list()) if (pruned(automation.id)) deps.automations.delete(automation.id);
   for (const webhook of deps.store.webhooks.list()) if (pruned(webhook.id)) deps.webhooks.delete(webhook.id);

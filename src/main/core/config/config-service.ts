@@ -1,6 +1,7 @@
 // Configuration as files: export, apply, the watched folder and its last result, and the
 // resources that came from files (detached, or written back to their file). The YAML reader and
 // writer load at first use: `serve` starts without them.
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { ConfigFile, ConfigKind, ConfigPlan, ConfigState, pruneModes } from '../../../shared/contract';
@@ -36,14 +37,15 @@ export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
   function state(): ConfigState {
     const managed = store.configOrigins.list().map(({ resourceId, kind, file, appliedAt }) => {
       const name = kind === 'instance' ? store.instances.get(resourceId)?.name : kind === 'automation' ? store.automations.get(resourceId)?.name : store.webhooks.get(resourceId)?.name;
-      return { id: resourceId, kind, name: name ?? '', file, appliedAt };
+      return { id: resourceId, kind, name: name ?? '', file, writable: path.isAbsolute(file) && existsSync(file), appliedAt };
     });
     return { folder: folder(), lastApplied: stored(keys.lastApplied), error: stored(keys.error), managed };
   }
 
-  async function apply(files: ConfigFile[], options: { dryRun: boolean; prune: (typeof pruneModes)[number]; pruneWithin?: string }): Promise<ConfigPlan> {
+  /** `folder`: the folder the files were read from; `watched`: the watched folder's own apply. */
+  async function apply(files: ConfigFile[], options: { dryRun: boolean; prune: (typeof pruneModes)[number]; folder?: string | undefined; watched?: boolean }): Promise<ConfigPlan> {
     const { applyConfig } = await loadApply();
-    return applyConfig(deps, files, options);
+    return applyConfig(deps, files, { ...options, watchedFolder: folder() });
   }
 
   async function applyFolder(dir: string, files: ConfigFile[]): Promise<void> {
@@ -55,14 +57,14 @@ export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
       // No file at all is a clone or checkout under way far more often than a wish to delete everything (the API refuses an empty list too).
       if (files.length === 0) throw new AppError('invalid_config', `${dir} holds no .yaml or .yml files: nothing was applied or pruned. To remove everything that came from it, choose no folder and delete the resources.`);
       // The folder is the source of truth for what came from it: a file removed is a resource pruned.
-      const plan = await apply(files, { dryRun: false, prune: 'files', pruneWithin: dir + path.sep });
-      const { commitOf } = await loadFolder();
-      store.settings.set(keys.lastApplied, JSON.stringify({ at, commit: await commitOf(dir), summary: plan.summary }));
+      const plan = await apply(files, { dryRun: false, prune: 'files', folder: dir, watched: true });
+      const changes = plan.changes.slice(0, 100).map(({ kind, name, action }) => ({ kind, name, action }));
+      store.settings.set(keys.lastApplied, JSON.stringify({ at, commit: await commitOf(dir), summary: plan.summary, changes }));
       store.settings.set(keys.error, '');
       if (plan.applied) deps.logger.info({ folder: dir, summary: plan.summary }, 'configuration folder applied');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      store.settings.set(keys.error, JSON.stringify({ at, message }));
+      store.settings.set(keys.error, JSON.stringify({ at, message, commit: await commitOf(dir) }));
       deps.logger.warn({ folder: dir, err: message }, 'configuration folder refused; the last good state stays');
     }
   }
@@ -76,13 +78,21 @@ export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
     if (actual !== expected) throw new AppError('not_found', `${file} no longer lies in the configuration folder (${actual ? `it leads to ${actual}` : 'it is gone'}): nothing was written. Detach the resource instead.`);
   }
 
+  async function commitOf(dir: string): Promise<string | null> {
+    return (await loadFolder()).commitOf(dir);
+  }
+
+  async function refuse(dir: string, message: string): Promise<void> {
+    store.settings.set(keys.error, JSON.stringify({ at: deps.now().toISOString(), message, commit: await commitOf(dir) }));
+  }
+
   async function startWatching(): Promise<void> {
     watch?.stop();
     watch = undefined;
     const dir = folder();
     if (dir === null) return;
     const { watchFolder } = await loadFolder();
-    watch = watchFolder(dir, (files) => applyFolder(dir, files), (message) => store.settings.set(keys.error, JSON.stringify({ at: deps.now().toISOString(), message })));
+    watch = watchFolder(dir, (files) => applyFolder(dir, files), (message) => void refuse(dir, message));
   }
 
   return {
@@ -120,14 +130,15 @@ export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
     },
 
     detach(id: string): void {
-      if (!store.configOrigins.get(id)) throw new AppError('not_found', `${id} did not come from a configuration file.`);
-      store.configOrigins.remove(id);
+      const origin = store.configOrigins.get(id);
+      if (!origin || origin.detached) throw new AppError('not_found', `${id} did not come from a configuration file.`);
+      store.configOrigins.detach(id);
     },
 
     /** Replaces the resource's document in its file with the resource as it is now; the file's other documents stay as written. */
     async writeBack(id: string): Promise<string> {
       const origin = store.configOrigins.get(id);
-      if (!origin) throw new AppError('not_found', `${id} did not come from a configuration file.`);
+      if (!origin || origin.detached) throw new AppError('not_found', `${id} did not come from a configuration file.`);
       const [{ exportResources }, { documentText, readFile }] = await Promise.all([import('./documents'), loadYaml()]);
       const resource = exportResources(store, deps.dataDir).find((each) => each.id === id);
       if (!resource) throw new AppError('not_found', `No ${origin.kind} ${id}.`);
