@@ -161,7 +161,10 @@ describe('export, then apply to a fresh Steward', () => {
     expect(parse(digest)).toMatchObject({ kind: 'automation', name: 'Morning digest', instance: 'Reviewer', cronExpression: '0 9 * * 1-5' });
     expect(parse(files.find((file) => file.path === 'automations/after-the-digest.yaml')!.text).trigger).toEqual({ after: { automation: 'Morning digest', on: ['succeeded', 'failed'] } });
     expect(parse(files.find((file) => file.path === 'automations/support-mail.yaml')!.text).trigger.mail.password).toBe('mail-password');
-    expect(parse(files.find((file) => file.path === 'webhooks/github-pushes.yaml')!.text).signature).toEqual({ scheme: 'github' });
+    const signed = files.find((file) => file.path === 'webhooks/github-pushes.yaml')!.text;
+    expect(parse(signed).signature).toEqual({ scheme: 'github' });
+    // What a Steward where it is new needs, said where it is needed.
+    expect(signed).toContain('signature:\n  # The signing secret is never written here. Where this webhook is new, add secretFrom: <a stored secret holding it>.\n  scheme: github\n');
     expect(parse(files.find((file) => file.path === 'instances/writer.yaml')!.text).acceptsPromptsFrom).toEqual(['Reviewer']);
   });
 
@@ -170,7 +173,7 @@ describe('export, then apply to a fresh Steward', () => {
     await json(second.api('PUT', '/api/secrets/mail-password', { value: 'hunter22' }));
     await json(second.api('PUT', '/api/secrets/github-signing', { value: 'a-signing-secret' }));
     // A new signature check needs its secret by name: the file says which stored secret holds it.
-    const withSecret = files.map((file) => (file.path === 'webhooks/github-pushes.yaml' ? { ...file, text: file.text.replace('signature:\n  scheme: github', 'signature:\n  scheme: github\n  secretFrom: github-signing') } : file));
+    const withSecret = files.map((file) => (file.path === 'webhooks/github-pushes.yaml' ? { ...file, text: file.text.replace('  scheme: github\n', '  scheme: github\n  secretFrom: github-signing\n') } : file));
     expect(withSecret.find((file) => file.path === 'webhooks/github-pushes.yaml')!.text).toContain('secretFrom: github-signing');
 
     const dry = await json(second.api('POST', '/api/config/apply', { files: withSecret, dryRun: true }));

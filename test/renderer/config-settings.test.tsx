@@ -42,7 +42,7 @@ describe('the pure parts', () => {
     expect(exportWords(files)).toBe('3 resources: 1 instance, 2 automations');
     expect(exportWords([])).toBe('0 resources');
     expect(oneYaml(files)).toBe('kind: instance\nname: a\n---\nkind: automation\nname: b\n---\nx: 1\n');
-    expect(shortPath('/home/me/cfg/automations/triage.yaml', '/home/me/cfg')).toBe('cfg/automations/triage.yaml');
+    expect(shortPath('/home/me/cfg/automations/triage.yaml', '/home/me/cfg')).toBe('…/cfg/automations/triage.yaml');
     expect(shortPath('/home/me/other/automations/triage.yaml', '/home/me/cfg')).toBe('…/automations/triage.yaml');
     expect(shortPath('/home/me/cfgx/a.yaml', '/home/me/cfg')).toBe('…/cfgx/a.yaml');
     expect(shortPath('triage.yaml', null)).toBe('triage.yaml');
@@ -160,7 +160,7 @@ describe('an edit of a resource from a file', () => {
     renderWith(store, <><Automations /><Toasts /></>);
     const card = screen.getByRole('article', { name: 'Sweep' });
     const from = within(card).getByTestId('from-file');
-    expect(from.textContent).toBe(`from ${path.basename(folder)}/automations/sweep.yaml`);
+    expect(from.textContent).toBe(`from …/${path.basename(folder)}/automations/sweep.yaml`);
     expect(from.getAttribute('title')).toBe(file);
     const edit = async (prompt: string) => {
       fireEvent.click(within(screen.getByRole('article', { name: 'Sweep' })).getByRole('button', { name: 'Edit' }));
@@ -201,9 +201,9 @@ describe('an edit of a resource from a file', () => {
     disconnect();
   }, 30_000);
 
-  it('says why an uploaded file cannot be written back, and offers Detach', async () => {
+  it('says an uploaded file has nothing here to write back to, and offers Detach alone', async () => {
     const triage = (await automationNamed('Triage'))!;
-    expect((await managed()).find((each) => each.id === triage.id)?.file).toBe('triage.yaml');
+    expect((await managed()).find((each) => each.id === triage.id)).toMatchObject({ file: 'triage.yaml', writable: false });
     const { store, disconnect } = connectStore(t);
     await Promise.all([store.getState().loadConfig(), store.getState().loadAutomations(), store.getState().loadInstances()]);
     renderWith(store, <><Automations /><Toasts /></>);
@@ -212,13 +212,13 @@ describe('an edit of a resource from a file', () => {
     fireEvent.change(within(form).getByLabelText('Prompt'), { target: { value: 'Look at the whole queue.' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     const dialog = await screen.findByRole('dialog', { name: 'Save Triage?' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Write the change back to the file' }));
-    const failed = await screen.findByRole('dialog', { name: 'Not written back' });
-    expect(within(failed).getByRole('alert').textContent).toMatch(/saved here, but not written back: .*triage\.yaml.*upload/);
+    expect(dialog.textContent).toContain('This automation came from triage.yaml, an upload: there is no file here to write the change back to.');
+    expect(within(dialog).queryByRole('button', { name: 'Write the change back to the file' })).toBeNull();
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Detach it from the file'));
-    expect((await automationNamed('Triage'))?.prompt).toBe('Look at the whole queue.');
-    await act(async () => fireEvent.click(within(failed).getByRole('button', { name: 'Detach it from the file' })));
+    expect((await automationNamed('Triage'))?.prompt).not.toBe('Look at the whole queue.');
+    await act(async () => fireEvent.click(within(dialog).getByRole('button', { name: 'Detach it from the file' })));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect((await automationNamed('Triage'))?.prompt).toBe('Look at the whole queue.');
     expect((await managed()).some((each) => each.id === triage.id)).toBe(false);
     expect(screen.queryByRole('form', { name: 'Edit Triage' })).toBeNull();
     disconnect();
@@ -249,7 +249,8 @@ describe('webhooks and instances from a file', () => {
     fireEvent.change(within(box).getByLabelText('New name'), { target: { value: 'Filed box 2' } });
     fireEvent.click(within(box).getByRole('button', { name: 'Save' }));
     const dialog = await screen.findByRole('dialog', { name: 'Save Filed box?' });
-    expect(dialog.textContent).toContain('This instance comes from /srv/steward-config/instances/filed-box.yaml.');
+    // Not a file on this machine: nothing to write back to, so Detach or Cancel.
+    expect(dialog.textContent).toContain('This instance came from /srv/steward-config/instances/filed-box.yaml, an upload');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(((await t.api('GET', '/api/instances')).body.instances as { name: string }[]).map((each) => each.name)).toContain('Filed box');

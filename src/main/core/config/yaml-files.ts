@@ -5,7 +5,11 @@ import type { ConfigFile } from '../../../shared/contract';
 
 /** One document as text: a literal block for text of several lines, no folding of long lines. */
 export function documentText(document: Record<string, unknown>): string {
-  return new Document(document).toString({ lineWidth: 0, blockQuote: 'literal', indentSeq: true });
+  const text = new Document(document);
+  // A signing secret is never written: say what a Steward where the webhook is new needs instead.
+  const signature = text.get('signature', true);
+  if (isMap(signature) && !signature.has('secretFrom')) signature.commentBefore = ' The signing secret is never written here. Where this webhook is new, add secretFrom: <a stored secret holding it>.';
+  return text.toString({ lineWidth: 0, blockQuote: 'literal', indentSeq: true });
 }
 
 /** Documents as one file, separated by `---`. */

@@ -12,7 +12,7 @@ import { type PruneMode, configProblems } from './config-slice';
 
 const pruneChoices: { mode: PruneMode; label: string }[] = [
   { mode: 'none', label: 'Keep everything the files do not name' },
-  { mode: 'files', label: 'Delete what came from files and is no longer named' },
+  { mode: 'files', label: 'Delete what came from these files before and they no longer name' },
   { mode: 'all', label: 'Delete everything the files do not name (every instance, automation and webhook but the default instance)' },
 ];
 

@@ -8,6 +8,8 @@ import { ErrorLine, Field, Time, useAction } from '../../ui/widgets';
 
 export const folderPollMs = 3_000;
 
+const changeWords = { add: 'Added', change: 'Changed', delete: 'Deleted' } as const;
+
 const isAbsolute = (path: string) => /^(\/|[A-Za-z]:[\\/])/.test(path);
 
 /** The refusal's first line, then its problems (`file:line:col: problem`) one a line. */
@@ -56,13 +58,18 @@ export function ConfigFolder() {
           <div className="hint">Watching <span className="mono">{watched}</span></div>
           {refused && (
             <div className="config-alert error" role="alert" data-testid="folder-error">
-              <strong>The folder was refused <Time iso={refused.at} />; the last good state stays in force.</strong>
+              <strong>The folder was refused <Time iso={refused.at} />{refused.commit && <> at commit <code className="commit" title={refused.commit}>{refused.commit.slice(0, 7)}</code></>}; the last good state stays in force.</strong>
               <FolderProblems message={refused.message} />
             </div>
           )}
           {last ? (
             <div data-testid="folder-last-applied">
-              Last applied <Time iso={last.at} />{last.commit && <> at commit <code title={last.commit}>{last.commit.slice(0, 7)}</code></>}: {last.summary}
+              Last applied <Time iso={last.at} />{last.commit && <> at commit <code className="commit" title={last.commit}>{last.commit.slice(0, 7)}</code></>}: {last.summary}
+              {last.changes.length > 0 && (
+                <ul className="folder-changes" aria-label="What it changed">
+                  {last.changes.map((change) => <li key={`${change.kind}-${change.name}`}>{changeWords[change.action]} {change.kind} “{change.name}”</li>)}
+                </ul>
+              )}
             </div>
           ) : !refused && <div className="hint">Not applied yet.</div>}
         </div>

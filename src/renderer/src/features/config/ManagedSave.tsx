@@ -105,6 +105,16 @@ export function useManagedSave(id: string | undefined): { submit: (save: () => P
               <button type="button" disabled={busy} onClick={finish}>Keep it as it is</button>
             </div>
           </>
+        ) : !pending.origin.writable ? (
+          <>
+            <p id={`${titleId}-text`}>
+              This {pending.origin.kind} came from <span className="mono">{pending.origin.file}</span>, an upload: there is no file here to write the change back to. Detach it, and it is yours to change here; the next apply of that file would otherwise undo the change.
+            </p>
+            <div className="bar">
+              <button ref={first} type="button" className="primary" disabled={busy} onClick={() => void then('detach', true)}>Detach it from the file</button>
+              <button type="button" disabled={busy} onClick={close}>Cancel</button>
+            </div>
+          </>
         ) : (
           <>
             <p id={`${titleId}-text`}>

@@ -97,7 +97,7 @@ export function shortPath(file: string, folder: string | null): string {
   const separator = file.includes('\\') && !file.includes('/') ? '\\' : '/';
   if (folder) {
     const base = folder.replace(/[\\/]+$/, '');
-    if (file.startsWith(base + separator)) return `${base.split(/[\\/]/).at(-1) ?? ''}${separator}${file.slice(base.length + 1)}`;
+    if (file.startsWith(base + separator)) return `…${separator}${base.split(/[\\/]/).at(-1) ?? ''}${separator}${file.slice(base.length + 1)}`;
   }
   const parts = file.split(/[\\/]/).filter(Boolean);
   return parts.length > 2 ? `…${separator}${parts.slice(-2).join(separator)}` : file;
