@@ -94,10 +94,12 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     const diff = change.getByLabel('What changes in automation Nightly report');
     expect(await diff.locator('[data-line="removed"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('0 9 * * *')]));
     expect(await diff.locator('[data-line="added"]').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('30 6 * * *'), expect.stringContaining(longWord)]));
-    // Nothing changed yet; the long line scrolls inside the diff, not the page.
+    // Nothing changed yet; the long line wraps inside the diff (all of it in view on a phone), and the page does not widen.
     const before = await api<{ automations: { name: string; cronExpression: string }[] }>('GET', '/api/automations');
     expect(before.automations.find((each) => each.name === 'Nightly report')?.cronExpression).toBe('0 9 * * *');
-    expect(await diff.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    expect(await diff.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    const longLine = diff.locator('[data-line="added"]', { hasText: longWord });
+    expect((await longLine.boundingBox())!.height).toBeGreaterThan(40);
     expect(await sidewaysScroll(), 'sideways scroll with the diff').toBeLessThanOrEqual(0);
     await section.screenshot({ path: path.join(artifacts, 'config-files-390-dry-run.png') });
 
@@ -133,7 +135,7 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
 
     await page.goto(new URL('/#/automations', e2e.daemon.url).href);
     const card = page.getByRole('article', { name: 'Tidy inbox' });
-    await expect.poll(() => card.getByTestId('from-file').textContent().catch(() => ''), { timeout: 20_000 }).toBe('from steward-config/automations/tidy.yaml');
+    await expect.poll(() => card.getByTestId('from-file').textContent().catch(() => ''), { timeout: 20_000 }).toBe('from …/steward-config/automations/tidy.yaml');
     expect(await card.getByTestId('from-file').getAttribute('title')).toBe(file);
     await card.getByRole('button', { name: 'Edit' }).click();
     const form = page.getByRole('form', { name: 'Edit Tidy inbox' });
@@ -152,7 +154,7 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     const { automations } = await api<{ automations: { name: string; prompt: string }[] }>('GET', '/api/automations');
     expect(automations.find((each) => each.name === 'Tidy inbox')?.prompt).toBe('Archive what is older than two weeks.');
     // Still from its file, and the folder's next look leaves the edit in force.
-    expect(await card.getByTestId('from-file').textContent()).toBe('from steward-config/automations/tidy.yaml');
+    expect(await card.getByTestId('from-file').textContent()).toBe('from …/steward-config/automations/tidy.yaml');
   }, 90_000);
 
   it('applies by keyboard alone: Tab to choose the files, Tab to confirm', async () => {
