@@ -318,7 +318,7 @@ export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: Apply
         if (check) {
           const given = check.secretFrom === undefined ? undefined : deps.revealSecret(check.secretFrom);
           if (check.secretFrom !== undefined && given === undefined) throw new AppError('invalid_field', `No stored secret named "${check.secretFrom}": store it first (Settings → Secrets, or PUT /api/secrets/${check.secretFrom}).`, { field: 'signature.secretFrom' });
-          const kept = current?.signature ? deps.box.open(current.signature.sealedSecret) : undefined;
+          const kept = current?.signature ? openedOrUndefined(deps.box, current.signature.sealedSecret) : undefined;
           const secret = given ?? kept;
           if (secret === undefined) throw new AppError('missing_field', 'signature.secretFrom is required for a new signature check: the name of the stored secret that holds the signing secret (it is never written to a file).', { field: 'signature.secretFrom' });
           signature = { scheme: check.scheme, secret };
@@ -338,6 +338,15 @@ export function applyConfig(deps: ApplyDeps, files: ConfigFile[], options: Apply
   } catch (error) {
     if (error instanceof DryRun) return error.plan;
     throw error;
+  }
+}
+
+/** A stored seal opened, or undefined when it cannot be (sealed under another key): then the file must name the secret. */
+function openedOrUndefined(box: SecretBox, sealed: string): string | undefined {
+  try {
+    return box.open(sealed);
+  } catch {
+    return undefined;
   }
 }
 
