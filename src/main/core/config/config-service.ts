@@ -92,7 +92,8 @@ export function createConfigService(deps: ApplyDeps & { logger: Logger }) {
     const dir = folder();
     if (dir === null) return;
     const { watchFolder } = await loadFolder();
-    watch = watchFolder(dir, (files) => applyFolder(dir, files), (message) => void refuse(dir, message));
+    // A refusal noted while Steward stops (its database closed) is dropped with it.
+    watch = watchFolder(dir, (files) => applyFolder(dir, files), (message) => void refuse(dir, message).catch(() => undefined));
   }
 
   return {
