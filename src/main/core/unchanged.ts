@@ -4,7 +4,7 @@
 import type { SecretBox } from './secrets';
 
 /** Plain JSON values with object keys sorted: equal data, whatever the order it was written in. */
-function canonical(value: unknown): unknown {
+export function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
@@ -15,10 +15,13 @@ function canonical(value: unknown): unknown {
   );
 }
 
+/** Whether two plain JSON values hold the same data, whatever the order of their keys. */
+export const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
 /** True when `next` holds what `current` holds, apart from the fields named in `ignoring`. */
 export function unchanged<T extends object>(next: T, current: T, ignoring: readonly (keyof T)[] = []): boolean {
   const strip = (record: T) => Object.fromEntries(Object.entries(record).filter(([key]) => !ignoring.includes(key as keyof T)));
-  return JSON.stringify(canonical(strip(next))) === JSON.stringify(canonical(strip(current)));
+  return sameValue(strip(next), strip(current));
 }
 
 /**

@@ -29,7 +29,8 @@ import type { SecretBox } from '../secrets';
 import type { AutomationsService } from '../services/automations';
 import type { InstancesService } from '../services/instances';
 import type { WebhooksService } from '../services/webhooks';
-import { type ExportedResource, defaultCatchUp, documentDefaults, exportResources, sameValue } from './documents';
+import { type ExportedResource, defaultCatchUp, documentDefaults, exportResources } from './documents';
+import { sameValue } from '../unchanged';
 import { lineDiff } from './line-diff';
 import { type ReadDocument, documentText, readFile } from './yaml-files';
 

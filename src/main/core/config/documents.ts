@@ -16,6 +16,7 @@ import type { Store } from '../store';
 import type { AutomationRecord } from '../store/repositories/automations';
 import type { WebhookRecord } from '../store/repositories/webhooks';
 import { generatedAvatarUrl } from '../services/avatar';
+import { canonical, sameValue } from '../unchanged';
 
 /** A resource as a document, with what it is here. */
 export interface ExportedResource {
@@ -24,20 +25,6 @@ export interface ExportedResource {
   name: string;
   document: Record<string, unknown>;
 }
-
-/** Objects with their keys in one order whatever order they were stored in: the same resource is the same text. */
-export function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, each]) => each !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, each]) => [key, canonical(each)]),
-  );
-}
-
-export const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 /** What each optional field of a document is when left out. */
 export const documentDefaults = {
