@@ -13,6 +13,7 @@ import { agentHomeOf } from '../sandbox/agent-state';
 import { newId } from '../ids';
 import { readSettings } from '../settings';
 import { generatedAvatarUrl } from './avatar';
+import { sameValue } from '../unchanged';
 import { type ServiceContext, isoNow } from './context';
 import type { z } from 'zod';
 
@@ -48,13 +49,7 @@ function checkedSenders(store: ServiceContext['store'], ids: readonly string[], 
 }
 
 /** Equal configurations (agents, sandboxes, budgets), whatever the order of their keys. */
-function sameConfig<T extends AgentConfig | SandboxConfig | Budget | Permissions>(a: T, b: T): boolean {
-  const canonical = (value: unknown): unknown =>
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)).map(([key, each]) => [key, canonical(each)]))
-      : Array.isArray(value) ? value.map(canonical) : value;
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
-}
+const sameConfig = <T extends AgentConfig | SandboxConfig | Budget | Permissions>(a: T, b: T): boolean => sameValue(a, b);
 
 /** The agent in a few words, for the instance's activity. */
 function describeAgent(agent: AgentConfig): string {
