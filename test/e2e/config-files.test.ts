@@ -103,6 +103,12 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     expect(await sidewaysScroll(), 'sideways scroll with the diff').toBeLessThanOrEqual(0);
     await section.screenshot({ path: path.join(artifacts, 'config-files-390-dry-run.png') });
 
+    // The prune choices, clicked: the file names every resource, so pruning what came from it deletes nothing.
+    await section.getByRole('radio', { name: 'Delete what came from these files before and they no longer name' }).click();
+    await expect.poll(() => section.getByTestId('config-plan').first().textContent().catch(() => ''), { timeout: 20_000 }).toContain('1 to change');
+    expect(await section.getByTestId('config-plan').first().textContent()).not.toContain('to delete');
+    await section.getByRole('radio', { name: 'Keep everything the files do not name' }).click();
+    await expect.poll(() => section.getByTestId('config-plan').first().textContent().catch(() => ''), { timeout: 20_000 }).toContain('1 to change');
     await section.getByRole('button', { name: 'Apply these changes' }).click();
     await expect.poll(() => section.getByTestId('config-plan').first().textContent(), { timeout: 20_000 }).toContain('Applied:');
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('button', { name: /^Menu/ }).click();
@@ -155,6 +161,32 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     expect(automations.find((each) => each.name === 'Tidy inbox')?.prompt).toBe('Archive what is older than two weeks.');
     // Still from its file, and the folder's next look leaves the edit in force.
     expect(await card.getByTestId('from-file').textContent()).toBe('from …/steward-config/automations/tidy.yaml');
+
+    // Cancel in the question saves nothing; Detach saves and lets the file go (the file keeps what it held).
+    const editTo = async (prompt: string) => {
+      await card.getByRole('button', { name: 'Edit' }).click();
+      await form.getByLabel('Prompt', { exact: true }).fill(prompt);
+      await form.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+    };
+    await editTo('Archive everything.');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    const promptOf = async () => (await api<{ automations: { name: string; prompt: string }[] }>('GET', '/api/automations')).automations.find((each) => each.name === 'Tidy inbox')?.prompt;
+    expect(await promptOf()).toBe('Archive what is older than two weeks.');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await editTo('Archive what is older than a month.');
+    await dialog.getByRole('button', { name: 'Detach it from the file' }).click();
+    await expect.poll(() => card.getByTestId('from-file').count(), { timeout: 10_000 }).toBe(0);
+    expect(await promptOf()).toBe('Archive what is older than a month.');
+    expect(fs.readFileSync(file, 'utf8')).toContain('Archive what is older than two weeks.');
+    expect(await sidewaysScroll(), 'sideways scroll after detaching').toBeLessThanOrEqual(0);
+
+    // Stop watching: the section forgets the folder, and so does Steward.
+    const again = await openConfiguration();
+    await again.getByRole('button', { name: 'Stop watching' }).click();
+    await expect.poll(() => again.getByTestId('folder-state').count(), { timeout: 10_000 }).toBe(0);
+    expect((await api<{ config: { folder: string | null } }>('GET', '/api/config')).config.folder).toBeNull();
   }, 90_000);
 
   it('applies by keyboard alone: Tab to choose the files, Tab to confirm', async () => {
