@@ -195,8 +195,10 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     fs.writeFileSync(changed, files[0].text.replace('30 6 * * *', '45 7 * * *'));
     const section = await openConfiguration();
     await section.getByRole('button', { name: 'Export steward.yaml' }).focus();
-    await tabTo('Choose YAML files…');
+    // Listened for before the keys: Playwright turns on Chromium's file chooser interception without
+    // waiting, and on a loaded machine an Enter pressed at once could open the chooser before it.
     const choosing = page.waitForEvent('filechooser');
+    await tabTo('Choose YAML files…');
     await page.keyboard.press('Enter');
     await (await choosing).setFiles(changed);
     await expect.poll(() => section.getByTestId('config-plan').textContent().catch(() => ''), { timeout: 20_000 }).toContain('1 to change');

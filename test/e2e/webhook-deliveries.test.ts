@@ -29,6 +29,18 @@ async function trigger(webhook: Webhook, body: string, headers: Record<string, s
   const response = await fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   return response.status;
 }
+interface Approval { id: string; runId: string; links: { allow: string } }
+
+/** Fires a webhook whose runs wait for a person: the approval of that very run (not another test's). */
+async function pendingApproval(webhook: Webhook, body: string): Promise<Approval> {
+  const response = await fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  expect(response.status).toBe(202);
+  const runId = ((await response.json()) as { run: { id: string } }).run.id;
+  const { approvals } = await api<{ approvals: Approval[] }>('GET', `/api/approvals?status=pending&runId=${runId}`);
+  expect(approvals).toHaveLength(1);
+  return approvals[0];
+}
+
 // The page's own globals, for functions page.evaluate runs there (the tests compile without the DOM library).
 type PageGlobals = {
   navigator: { clipboard: { readText(): Promise<string> } };
@@ -167,17 +179,18 @@ describe.skipIf(skip)('deliveries that tell the truth', () => {
   }, 60_000);
 
   it('says on the card when each run waits for a person, and the row follows that run from waiting for you to its end', async () => {
-    const { webhook: deploys } = await api<{ webhook: Webhook }>('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy {{payload}}', instanceId, approval: { mode: 'before-run', timeoutSeconds: 3600 } });
+    // An instance of its own: its run must not queue behind the earlier tests' five-second runs.
+    const { instance: gate } = await api<{ instance: { id: string } }>('POST', '/api/instances', { name: 'Gate', agent: { provider: 'command', preset: 'custom', command: 'sh', args: ['-c', 'sleep 3; echo broken >&2; exit 3'] }, sandbox: unsandboxed });
+    const { webhook: deploys } = await api<{ webhook: Webhook }>('POST', '/api/webhooks', { name: 'Deploys', promptTemplate: 'Deploy {{payload}}', instanceId: gate.id, approval: { mode: 'before-run', timeoutSeconds: 3600 } });
     await page.reload();
     const card = page.getByRole('article', { name: 'Deploys' });
     expect(await card.getByTestId('approval-in-force').textContent()).toContain('Asks you before each run');
     expect(await page.getByRole('article', { name: 'GitHub CI' }).getByTestId('approval-in-force').count()).toBe(0);
 
-    expect(await trigger(deploys, '{"version":2}', {})).toBe(202);
+    const waiting = await pendingApproval(deploys, '{"version":2}');
     const runLink = card.locator('tbody').getByRole('row').first().getByRole('link');
     await expect.poll(async () => (await runLink.getAttribute('aria-label')) ?? '', { timeout: 10_000 }).toMatch(/: waiting for you$/);
-    const { approvals } = await api<{ approvals: { id: string; status: string }[] }>('GET', '/api/approvals');
-    await api('POST', `/api/approvals/${approvals.find((each) => each.status === 'pending')!.id}/decision`, { decision: 'allow' });
+    await api('POST', `/api/approvals/${waiting.id}/decision`, { decision: 'allow' });
     // Allowed elsewhere: the row goes on with the run, and does not stay "waiting for you".
     await expect.poll(async () => (await runLink.getAttribute('aria-label')) ?? '', { timeout: 10_000 }).toMatch(/: (queued|running)$/);
     await expect.poll(async () => (await runLink.getAttribute('aria-label')) ?? '', { timeout: 30_000 }).toMatch(/: failed$/);
@@ -185,9 +198,7 @@ describe.skipIf(skip)('deliveries that tell the truth', () => {
 
   it('a run denied before it started: waiting since, whose run on the link page, the note kept with the run, then cancelled · denied by you', async () => {
     const deploys = (await api<{ webhooks: Webhook[] }>('GET', '/api/webhooks')).webhooks.find((each) => each.name === 'Deploys')!;
-    expect(await trigger(deploys, '{"version":3}', {})).toBe(202);
-    const { approvals } = await api<{ approvals: { id: string; status: string; runId: string; links?: { allow: string } }[] }>('GET', '/api/approvals');
-    const pending = approvals.find((each) => each.status === 'pending')!;
+    const pending = await pendingApproval(deploys, '{"version":3}');
 
     // The runs list says it has not started, as its run page does.
     await page.goto(`${origin}/#/runs`);
@@ -196,9 +207,9 @@ describe.skipIf(skip)('deliveries that tell the truth', () => {
 
     // The link's page says whose run in words, not its id.
     const linkPage = await e2e.context.newPage();
-    await linkPage.goto(pending.links!.allow);
+    await linkPage.goto(pending.links.allow);
     const linkText = (await linkPage.locator('body').textContent())!;
-    expect(linkText).toContain('The webhook Deploys on Breaks · asked');
+    expect(linkText).toContain('The webhook Deploys on Gate · asked');
     expect(linkText).not.toContain(pending.runId);
     await linkPage.close();
 
@@ -219,7 +230,7 @@ describe.skipIf(skip)('deliveries that tell the truth', () => {
   }, 60_000);
 
   it('at 390 px the deliveries are cards that stay within the page', async () => {
-
+    await page.goto(`${origin}/#/webhooks`);
     await page.setViewportSize({ width: 390, height: 844 });
     const table = page.getByRole('table', { name: 'Deliveries of GitHub CI' });
     await table.scrollIntoViewIfNeeded();
