@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { systemClock } from '../../../src/main/core/scheduler/clock';
+import { sandboxSupport } from '../../../src/main/core/sandbox/host-support';
 import type { Instance, Run } from '../../../src/shared/contract';
 import { type TestCore, startTestCore, tempDir } from '../../support/core';
 import { settled } from '../../support/runs';
@@ -159,6 +160,21 @@ export async function openLab(options: { daemonEnv?: Record<string, string> } = 
     },
   };
   return lab;
+}
+
+/**
+ * The process count a probe reached is within `limit`; or, as root with no cgroup Steward may write
+ * (a container's read-only /sys/fs/cgroup), where the kernel enforces no RLIMIT_NPROC (limits.ts says
+ * why), the instance says it holds no process limit rather than pretending to.
+ */
+export async function processesHeld(lab: Lab, instance: Instance, started: string | undefined, limit: number): Promise<void> {
+  const support = await sandboxSupport();
+  if (!(support.ok && support.limits?.kind === 'rlimit' && !support.limits.processes)) {
+    expect(Number(started)).toBeLessThanOrEqual(limit);
+    return;
+  }
+  const shown = (await lab.t.api('GET', `/api/instances/${instance.id}`)).body.instance as Instance;
+  expect(shown.imageTag).toMatch(/limits by rlimit, no process limit as root\)$/);
 }
 
 /** The planted secrets whose marker appears in `text`, by file. */
