@@ -3,7 +3,8 @@
 // `sandbox.limits: {processes, memoryMb, tmpMb}`. With small limits set, a bounded fork bomb, a 2 GiB
 // allocation and filling /tmp each stop at the limit; an agent that reaches its memory limit ends with
 // that reason in its error. With none set, the default process limit holds, and what is under the
-// defaults goes through (the probe measures what it claims).
+// defaults goes through (the probe measures what it claims). As root with no writable cgroup the kernel
+// holds no process limit, and the instance must say so instead (lab.ts, processesHeld).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSupport } from '../../../src/main/core/sandbox/host-support';
 import { lacks } from '../../support/requirements';
@@ -23,6 +24,7 @@ afterAll(async () => {
 const limits = { processes: 64, memoryMb: 256, tmpMb: 16 };
 const support = skip ? undefined : await sandboxSupport();
 const perProcessMemory = support?.ok === true && (support.limits === undefined || support.limits.kind === 'rlimit');
+
 describe.skipIf(skip)("a sandboxed run's limits", () => {
   it('stop a fork bomb, a 2 GiB allocation and a full /tmp at the limits the instance sets', async () => {
     const env = { PROBE_PROCESSES: '200', PROBE_MEMORY_MB: '2048', PROBE_TMP_MB: '64' };
