@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, useE2e } from '../support/e2e';
 import { tempDir } from '../support/temp';
+import { focusedName, sidewaysScroll } from '../support/page-reading';
 
 const e2e = useE2e({ name: 'config-files', context: { viewport: { width: 390, height: 844 }, acceptDownloads: true } });
 const { skip, api } = e2e;
@@ -21,23 +22,10 @@ let work: string;
 const signingSecret = 'e2e-signing-secret-never-exported';
 const longWord = 'x'.repeat(400);
 
-type Globals = { document: { documentElement: { scrollWidth: number }; activeElement: unknown }; innerWidth: number };
-const sidewaysScroll = () =>
-  page.evaluate(() => {
-    const { document, innerWidth } = globalThis as unknown as Globals;
-    return document.documentElement.scrollWidth - innerWidth;
-  });
-/** The focused control's label or accessible name, as a person hears it. */
-const focusedName = () =>
-  page.evaluate(() => {
-    const { document } = globalThis as unknown as Globals;
-    const active = document.activeElement as { labels?: { textContent: string }[]; getAttribute(name: string): string | null; textContent: string } | null;
-    if (!active) return '';
-    return (active.labels?.[0]?.textContent ?? active.getAttribute('aria-label') ?? active.textContent ?? '').trim();
-  });
+type Globals = { document: { activeElement: unknown } };
 const tabTo = async (name: string, most = 20) => {
-  for (let step = 0; step < most && (await focusedName()) !== name; step += 1) await page.keyboard.press('Tab');
-  expect(await focusedName()).toBe(name);
+  for (let step = 0; step < most && (await focusedName(page)) !== name; step += 1) await page.keyboard.press('Tab');
+  expect(await focusedName(page)).toBe(name);
 };
 const openConfiguration = async () => {
   await page.goto(new URL('/#/settings', e2e.daemon.url).href);
@@ -100,7 +88,7 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     expect(await diff.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     const longLine = diff.locator('[data-line="added"]', { hasText: longWord });
     expect((await longLine.boundingBox())!.height).toBeGreaterThan(40);
-    expect(await sidewaysScroll(), 'sideways scroll with the diff').toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll(page), 'sideways scroll with the diff').toBeLessThanOrEqual(0);
     await section.screenshot({ path: path.join(artifacts, 'config-files-390-dry-run.png') });
 
     // The prune choices, clicked: the file names every resource, so pruning what came from it deletes nothing.
@@ -116,7 +104,7 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     const card = page.getByRole('article', { name: 'Nightly report' });
     await expect.poll(() => card.locator('code').first().textContent(), { timeout: 10_000 }).toBe('30 6 * * *');
     await expect.poll(() => card.getByTestId('from-file').textContent(), { timeout: 10_000 }).toBe('from steward.yaml');
-    expect(await sidewaysScroll(), 'sideways scroll on Automations').toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll(page), 'sideways scroll on Automations').toBeLessThanOrEqual(0);
   }, 90_000);
 
   it('watches a folder set in the section; an edit of its automation, written back, is in the file', async () => {
@@ -136,7 +124,7 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     const last = section.getByTestId('folder-last-applied');
     await expect.poll(() => last.textContent().catch(() => ''), { timeout: 20_000 }).toContain(commit.slice(0, 7));
     expect(await last.textContent()).toContain('1 to add');
-    expect(await sidewaysScroll(), 'sideways scroll with the folder').toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll(page), 'sideways scroll with the folder').toBeLessThanOrEqual(0);
     await page.screenshot({ path: path.join(artifacts, 'config-files-390-folder.png'), fullPage: true });
 
     await page.goto(new URL('/#/automations', e2e.daemon.url).href);
@@ -151,7 +139,7 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     await expect.poll(() => dialog.isVisible()).toBe(true);
     expect(await dialog.textContent()).toContain(`This automation comes from ${file}.`);
     expect(await dialog.evaluate((element) => element.contains((globalThis as unknown as Globals).document.activeElement as typeof element))).toBe(true);
-    expect(await sidewaysScroll(), 'sideways scroll with the question').toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll(page), 'sideways scroll with the question').toBeLessThanOrEqual(0);
     await page.screenshot({ path: path.join(artifacts, 'config-files-390-write-back.png'), fullPage: false });
     await dialog.getByRole('button', { name: 'Write the change back to the file' }).click();
     await expect.poll(() => fs.readFileSync(file, 'utf8'), { timeout: 10_000 }).toContain('Archive what is older than two weeks.');
@@ -180,7 +168,7 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     await expect.poll(() => card.getByTestId('from-file').count(), { timeout: 10_000 }).toBe(0);
     expect(await promptOf()).toBe('Archive what is older than a month.');
     expect(fs.readFileSync(file, 'utf8')).toContain('Archive what is older than two weeks.');
-    expect(await sidewaysScroll(), 'sideways scroll after detaching').toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll(page), 'sideways scroll after detaching').toBeLessThanOrEqual(0);
 
     // Stop watching: the section forgets the folder, and so does Steward.
     const again = await openConfiguration();
@@ -209,6 +197,6 @@ describe.skipIf(skip)('configuration as files, by a person at 390 px', () => {
     expect(await page.evaluate(() => ((globalThis as unknown as Globals).document.activeElement as { textContent: string }).textContent)).toContain('Applied:');
     const { automations } = await api<{ automations: { name: string; cronExpression: string }[] }>('GET', '/api/automations');
     expect(automations.find((each) => each.name === 'Nightly report')?.cronExpression).toBe('45 7 * * *');
-    expect(await sidewaysScroll(), 'sideways scroll after applying').toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll(page), 'sideways scroll after applying').toBeLessThanOrEqual(0);
   }, 90_000);
 });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, useE2e } from '../support/e2e';
 import { tempDir } from '../support/temp';
 import { waitFor } from '../support/wait';
+import { focusedName, sidewaysScroll } from '../support/page-reading';
 
 const e2e = useE2e({ name: 'folder-watch', context: { viewport: { width: 390, height: 844 } } });
 const { skip, api } = e2e;
@@ -19,20 +20,6 @@ let page: Page;
 let folder: string;
 let filerId: string;
 
-type Globals = { document: { documentElement: { scrollWidth: number }; activeElement: { getAttribute(name: string): string | null; id: string; tagName: string } | null; getElementById(id: string): { textContent: string } | null }; innerWidth: number };
-const sidewaysScroll = () =>
-  page.evaluate(() => {
-    const { document, innerWidth } = globalThis as unknown as Globals;
-    return document.documentElement.scrollWidth - innerWidth;
-  });
-/** The focused control's label (its <label for>) or accessible name, as a person hears it. */
-const focusedName = () =>
-  page.evaluate(() => {
-    const { document } = globalThis as unknown as Globals;
-    const active = document.activeElement as unknown as { id: string; labels?: { textContent: string }[]; getAttribute(name: string): string | null; textContent: string; tagName: string } | null;
-    if (!active) return '';
-    return (active.labels?.[0]?.textContent ?? active.getAttribute('aria-label') ?? active.textContent ?? '').trim();
-  });
 
 beforeAll(async () => {
   if (skip) return;
@@ -68,7 +55,7 @@ describe.skipIf(skip)('a folder watch made by a person at 390 px', () => {
     // The Check reads the folder now: empty, nothing would have fired.
     await form.getByRole('button', { name: 'Check' }).click();
     await expect.poll(() => form.getByTestId('preview-empty').isVisible(), { timeout: 20_000 }).toBe(true);
-    expect(await sidewaysScroll(), 'sideways scroll in the form').toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll(page), 'sideways scroll in the form').toBeLessThanOrEqual(0);
     await page.screenshot({ path: path.join(artifacts, 'folder-watch-390-form.png'), fullPage: true });
     await form.getByRole('button', { name: 'Create automation' }).click();
 
@@ -93,7 +80,7 @@ describe.skipIf(skip)('a folder watch made by a person at 390 px', () => {
     await expect.poll(() => transcript.textContent(), { timeout: 30_000 }).toMatch(/filed: File [^]*-----BEGIN UNTRUSTED DATA [0-9a-f]{16}-----[^]*invoice-7\.pdf/);
     expect(await transcript.textContent()).toContain('invoice-7.pdf');
     expect(await transcript.textContent()).not.toContain('notes.pdf');
-    expect(await sidewaysScroll(), 'sideways scroll on the run').toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll(page), 'sideways scroll on the run').toBeLessThanOrEqual(0);
     await page.screenshot({ path: path.join(artifacts, 'folder-watch-390-run.png'), fullPage: true });
   }, 120_000);
 
@@ -103,43 +90,43 @@ describe.skipIf(skip)('a folder watch made by a person at 390 px', () => {
     await page.getByRole('button', { name: 'New automation' }).first().focus();
     await page.keyboard.press('Enter');
     const form = page.getByRole('form', { name: 'New automation' });
-    await expect.poll(focusedName).toBe('Name');
+    await expect.poll(() => focusedName(page)).toBe('Name');
     await page.keyboard.type('By keyboard');
     await page.keyboard.press('Tab');
-    expect(await focusedName()).toBe('Prompt');
+    expect(await focusedName(page)).toBe('Prompt');
     await page.keyboard.type('Look at {{event.path}}');
     await page.keyboard.press('Tab');
     // The kinds are one radio group: Tab lands on the chosen one, arrows move the choice.
-    expect(await focusedName()).toBe('On a schedule');
+    expect(await focusedName(page)).toBe('On a schedule');
     for (const next of ['Once', 'Every', 'After another automation', 'A folder']) {
       await page.keyboard.press('ArrowRight');
-      expect(await focusedName()).toBe(next);
+      expect(await focusedName(page)).toBe(next);
     }
     expect(await form.getByRole('radio', { name: 'A folder' }).isChecked()).toBe(true);
     // Tab leaves the group for the folder's first field.
     await page.keyboard.press('Tab');
-    expect(await focusedName()).toBe('Folder');
+    expect(await focusedName(page)).toBe('Folder');
     await page.keyboard.type('~/Invoices');
     await page.keyboard.press('Tab');
-    expect(await focusedName()).toBe('Files');
+    expect(await focusedName(page)).toBe('Files');
     await page.keyboard.press('Tab');
-    expect(await focusedName()).toBe('Created');
+    expect(await focusedName(page)).toBe('Created');
     await page.keyboard.press('Tab');
-    expect(await focusedName()).toBe('Changed');
+    expect(await focusedName(page)).toBe('Changed');
     await page.keyboard.press('Space');
     expect(await form.getByRole('checkbox', { name: 'Changed' }).isChecked()).toBe(true);
     // On to "Add a condition" and press it: a row comes, its field reached by Shift+Tab.
-    for (let step = 0; step < 12 && (await focusedName()) !== 'Add a condition'; step += 1) await page.keyboard.press('Tab');
-    expect(await focusedName()).toBe('Add a condition');
+    for (let step = 0; step < 12 && (await focusedName(page)) !== 'Add a condition'; step += 1) await page.keyboard.press('Tab');
+    expect(await focusedName(page)).toBe('Add a condition');
     await page.keyboard.press('Enter');
     await expect.poll(() => form.getByRole('group', { name: 'Condition 1' }).isVisible()).toBe(true);
-    for (let step = 0; step < 6 && (await focusedName()) !== 'Field'; step += 1) await page.keyboard.press('Shift+Tab');
-    expect(await focusedName()).toBe('Field');
+    for (let step = 0; step < 6 && (await focusedName(page)) !== 'Field'; step += 1) await page.keyboard.press('Shift+Tab');
+    expect(await focusedName(page)).toBe('Field');
     await page.keyboard.type('name');
     // Creating with the condition's value missing: refused, the focus on the first problem.
     await form.getByRole('button', { name: 'Create automation' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(focusedName).toBe('Value');
+    await expect.poll(() => focusedName(page)).toBe('Value');
     await page.keyboard.type('invoice');
     await form.getByRole('button', { name: 'Create automation' }).focus();
     await page.keyboard.press('Enter');
@@ -166,7 +153,7 @@ describe.skipIf(skip)('a folder watch made by a person at 390 px', () => {
     // What was typed before stays: the form was never left.
     expect(await form.getByLabel('IMAP server', { exact: true }).inputValue()).toBe('imap.example.com');
     expect((await api<{ secrets: { name: string }[] }>('GET', '/api/secrets')).secrets.map((each) => each.name)).toContain('e2e-mail-password');
-    expect(await sidewaysScroll(), 'sideways scroll with the new secret open').toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll(page), 'sideways scroll with the new secret open').toBeLessThanOrEqual(0);
     await page.screenshot({ path: path.join(artifacts, 'folder-watch-390-new-secret.png'), fullPage: true });
   }, 90_000);
 
@@ -188,6 +175,6 @@ describe.skipIf(skip)('a folder watch made by a person at 390 px', () => {
     const card = page.getByRole('article', { name: 'Deaf inbox' });
     expect(await card.evaluate((element) => element === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement)).toBe(true);
     expect(await card.isVisible()).toBe(true);
-    expect(await sidewaysScroll(), 'sideways scroll with the banner').toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll(page), 'sideways scroll with the banner').toBeLessThanOrEqual(0);
   }, 90_000);
 });
