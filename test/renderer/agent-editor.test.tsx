@@ -75,6 +75,8 @@ describe('Edit agent', () => {
     fireEvent.change(within(form).getByLabelText('Environment'), { target: { value: 'A=1\nIS_SANDBOX=1' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Save agent' }));
     await waitFor(() => expect(store.getState().instances.find((each) => each.id === instance.id)?.agent).toEqual({ provider: 'command', preset: 'custom', command: 'cat', env: { A: '1', IS_SANDBOX: '1' } }), { timeout: 10_000 });
+    // The live event can bring the change before the save's answer closes the form.
+    await waitFor(() => expect(within(card).queryByRole('form', { name: 'Agent of Local' })).toBeNull());
 
     // Steward's tools: off for a custom command until asked for, on for a preset until turned off.
     fireEvent.click(within(card).getByRole('button', { name: 'Edit agent' }));
@@ -86,6 +88,7 @@ describe('Edit agent', () => {
     fireEvent.click(toolsSwitch());
     fireEvent.click(within(tools).getByRole('button', { name: 'Save agent' }));
     await waitFor(() => expect(store.getState().instances.find((each) => each.id === instance.id)?.agent).toEqual({ provider: 'command', preset: 'codex', stewardTools: false }), { timeout: 10_000 });
+    await waitFor(() => expect(within(card).queryByRole('form', { name: 'Agent of Local' })).toBeNull());
 
     fireEvent.click(within(card).getByRole('button', { name: 'Edit agent' }));
     const again = within(card).getByRole('form', { name: 'Agent of Local' });

@@ -63,24 +63,22 @@ export function urlFor(name: OperationName, input: CallInput = {}): string {
 }
 
 /**
- * Live events over Server-Sent Events. After the first connection, every (re)connection may have
- * missed run, instance and change events (only activity lines are replayed): it is announced as
- * `resync`, as is a `reset`. A stream that ends for good (the server refused it, e.g. 429 too many
+ * Live events over Server-Sent Events. Every connection may have missed run, instance and change
+ * events (only activity lines are replayed): the first one, those since the app's first loads
+ * answered; a reconnection, those while it was away. Each is announced as `resync`, as is a `reset`. A stream that ends for good (the server refused it, e.g. 429 too many
  * streams, or sent `overflow` and closed it) is opened anew after a growing wait.
  */
 function subscribeToStream(url: string, open: EventSourceFactory, listener: (event: StreamEvent) => void): () => void {
   let source: EventSourceLike | undefined;
   let retryMs = firstRetryMs;
   let retry: ReturnType<typeof setTimeout> | undefined;
-  let connected = false;
   let stopped = false;
   const connect = () => {
     const current = open(url);
     source = current;
     current.addEventListener('open', () => {
       retryMs = firstRetryMs;
-      if (connected) listener({ type: 'resync' });
-      connected = true;
+      listener({ type: 'resync' });
     });
     current.addEventListener('activity', (message) => {
       const { seq, ...event } = JSON.parse(message.data) as ActivityEvent & { seq: number };

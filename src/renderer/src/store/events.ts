@@ -4,7 +4,8 @@
 // line of a run whose thread or messages are shown fetches only what is new; a run that changes
 // status refreshes its instance's chats and its automation (last and next run); a webhook's new
 // run refreshes its shown deliveries, whose rows follow its runs. A `resync` (the stream
-// reconnected, or fell behind) reloads everything shown (which resources came from files too), since events may have been missed meanwhile.
+// opened, reconnected, or fell behind) reloads everything shown (which resources came from files
+// too), since events may have been missed meanwhile.
 import type { ActivityEvent } from '../../../shared/contract';
 import type { StreamEvent } from '../lib/api';
 import type { AppStore } from '.';
@@ -41,7 +42,7 @@ export function followLiveEvents(store: AppStore): () => void {
     for (const runId of Object.keys(state.runMessages)) quietly(state.loadRunMessages(runId));
     for (const runId of Object.keys(state.runQueues)) quietly(state.loadRun(runId));
     for (const instanceId of Object.keys(state.chats)) quietly(state.loadChats(instanceId));
-    for (const webhookId of Object.keys(state.deliveries)) quietly(state.loadDeliveries(webhookId));
+    for (const webhookId of state.shownDeliveries()) quietly(state.loadDeliveries(webhookId));
   }
 
   function onEvent(event: StreamEvent): void {
@@ -72,7 +73,7 @@ export function followLiveEvents(store: AppStore): () => void {
       else if (event.resource === 'apiKey') void state.loadApiKeys().catch(() => undefined);
       else if (event.resource === 'delivery') {
         // Only a list that is open reloads: refused and duplicate requests start no run to tell it.
-        if (state.deliveries[event.id]) void state.loadDeliveries(event.id).catch(() => undefined);
+        if (state.shownDeliveries().includes(event.id)) void state.loadDeliveries(event.id).catch(() => undefined);
       }
       else void state.loadWebhooks().catch(() => undefined);
       return;
