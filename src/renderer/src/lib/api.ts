@@ -65,8 +65,9 @@ export function urlFor(name: OperationName, input: CallInput = {}): string {
 /**
  * Live events over Server-Sent Events. Every connection may have missed run, instance and change
  * events (only activity lines are replayed): the first one, those since the app's first loads
- * answered; a reconnection, those while it was away. Each is announced as `resync`, as is a `reset`. A stream that ends for good (the server refused it, e.g. 429 too many
- * streams, or sent `overflow` and closed it) is opened anew after a growing wait.
+ * answered; a reconnection, those while it was away. Each is announced as `resync`, as is a
+ * `reset`. A stream that ends for good (the server refused it, e.g. 429 too many streams, or sent
+ * `overflow` and closed it) is opened anew after a growing wait.
  */
 function subscribeToStream(url: string, open: EventSourceFactory, listener: (event: StreamEvent) => void): () => void {
   let source: EventSourceLike | undefined;
