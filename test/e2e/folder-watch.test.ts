@@ -20,7 +20,6 @@ let page: Page;
 let folder: string;
 let filerId: string;
 
-
 beforeAll(async () => {
   if (skip) return;
   ({ page } = e2e);

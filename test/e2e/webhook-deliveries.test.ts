@@ -25,15 +25,14 @@ type Webhook = { id: string; token: string; name: string };
 type Delivery = { id: string; origin: string; outcome: string; runId: string | null };
 const deliveriesOf = async (webhook: Webhook) => (await api<{ deliveries: Delivery[] }>('GET', `/api/webhooks/${webhook.id}/deliveries`)).deliveries;
 
-async function trigger(webhook: Webhook, body: string, headers: Record<string, string>): Promise<number> {
-  const response = await fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
-  return response.status;
-}
+const send = (webhook: Webhook, body: string, headers: Record<string, string> = {}) =>
+  fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+const trigger = async (webhook: Webhook, body: string, headers: Record<string, string>): Promise<number> => (await send(webhook, body, headers)).status;
 interface Approval { id: string; runId: string; links: { allow: string } }
 
 /** Fires a webhook whose runs wait for a person: the approval of that very run (not another test's). */
 async function pendingApproval(webhook: Webhook, body: string): Promise<Approval> {
-  const response = await fetch(`${origin}/api/webhooks/trigger/${webhook.token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const response = await send(webhook, body);
   expect(response.status).toBe(202);
   const runId = ((await response.json()) as { run: { id: string } }).run.id;
   const { approvals } = await api<{ approvals: Approval[] }>('GET', `/api/approvals?status=pending&runId=${runId}`);

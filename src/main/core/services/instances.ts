@@ -4,7 +4,7 @@
 // changed agent is probed again.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { type AgentConfig, type Budget, type Instance, type Permissions, bypassPermissions, InstanceCreate, InstancePatch, type SandboxConfig, defaultSandbox } from '../../../shared/contract';
+import { type AgentConfig, type Instance, bypassPermissions, InstanceCreate, InstancePatch, type SandboxConfig, defaultSandbox } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { askProblem } from '../../../shared/agent-permissions';
 import { withoutEnvValues } from '../../../shared/env-values';
@@ -47,9 +47,6 @@ function checkedSenders(store: ServiceContext['store'], ids: readonly string[], 
   }
   return [...new Set(ids)];
 }
-
-/** Equal configurations (agents, sandboxes, budgets), whatever the order of their keys. */
-const sameConfig = <T extends AgentConfig | SandboxConfig | Budget | Permissions>(a: T, b: T): boolean => sameValue(a, b);
 
 /** The agent in a few words, for the instance's activity. */
 function describeAgent(agent: AgentConfig): string {
@@ -217,12 +214,12 @@ export function createInstancesService(context: ServiceContext, deps: InstanceLi
             : (patch.avatarUrl ?? current.avatarUrl);
         const agent = patch.agent ?? current.agent;
         const sandbox = patch.sandbox ?? current.sandbox;
-        const newAgent = !sameConfig(agent, current.agent);
-        const newSandbox = !sameConfig(sandbox, current.sandbox);
+        const newAgent = !sameValue(agent, current.agent);
+        const newSandbox = !sameValue(sandbox, current.sandbox);
         const budget = patch.budget ?? current.budget;
-        const newBudget = !sameConfig(budget, current.budget);
+        const newBudget = !sameValue(budget, current.budget);
         const permissions = patch.permissions ?? current.permissions;
-        const newPermissions = !sameConfig(permissions, current.permissions);
+        const newPermissions = !sameValue(permissions, current.permissions);
         if (permissions.mode === 'ask' && (newPermissions || newAgent)) assertCanAsk(agent);
         const senders = patch.acceptsPromptsFrom === undefined ? current.acceptsPromptsFrom : checkedSenders(store, patch.acceptsPromptsFrom, id);
         const newSenders = senders.join() !== current.acceptsPromptsFrom.join();
